@@ -1,0 +1,125 @@
+// The description of one GPU: every timing and capacity number the model uses, typed, with its
+// unit, documentation and source (see params.cpp for the single declaration of each key).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace asyncsim {
+
+enum class SchedulerPolicy : uint8_t { kGto, kLrr };
+enum class SliceHash : uint8_t { kModulo, kXor, kIpoly };
+
+struct SmParams {
+  int count = 0;
+  int gpcs = 0;
+  double clock_mhz = 0;
+  int max_threads = 0;
+  int max_ctas = 0;
+  int registers = 0;
+  int smem_bytes = 0;
+  int smem_per_cta_max = 0;
+  int cta_launch_cycles = 0;
+  int kernel_launch_cycles = 0;
+  int cta_exit_cycles = 0;
+  SchedulerPolicy scheduler = SchedulerPolicy::kGto;
+  // Per-SM throughputs of non-tensor units in operations per SM cycle.
+  double fp32_ops = 0;
+  double fp16_ops = 0;
+  double mufu_ops = 0;
+  double cvt_ops = 0;
+  double int_ops = 0;
+  double smem_bytes_per_cycle = 0;
+};
+
+struct TensorParams {
+  double fp16_flops = 0;  // dense FP16/BF16 FLOP per SM cycle
+  double tf32_flops = 0;
+  double fp8_flops = 0;
+  int latency_cycles = 0;  // pipeline latency added to the service time of each wgmma
+  int issue_cycles = 0;    // issue slots one wgmma instruction occupies
+};
+
+struct TmaParams {
+  int queue_depth = 0;
+  int issue_gap_cycles = 0;
+  int launch_cycles = 0;
+  int tensor_setup_cycles = 0;
+  double bytes_per_cycle = 0;
+  int max_inflight_requests = 0;
+  bool dedup = true;
+  int completion_cycles = 0;  // complete_tx reaching the mbarrier after the last response
+};
+
+struct BarrierParams {
+  int try_wait_cycles = 0;
+  int suspend_wait_cycles = 0;
+  int wake_cycles = 0;
+  int arrive_cycles = 0;
+  int named_barrier_cycles = 0;
+};
+
+struct MemParams {
+  int sector_bytes = 0;
+  int line_bytes = 0;
+  double l2_clock_mhz = 0;
+  int64_t l2_bytes = 0;
+  int l2_slices = 0;
+  int l2_ways = 0;
+  SliceHash l2_hash = SliceHash::kXor;
+  int l2_hit_cycles = 0;         // L2 clock cycles, SM to near slice and back, on a hit
+  int l2_far_extra_cycles = 0;   // extra L2 cycles when the slice is in the other partition
+  int l2_mshrs_per_slice = 0;
+  double l2_slice_bytes_per_cycle = 0;
+  int l2_write_ack_cycles = 0;
+  bool l2_flush_dirty_at_end = true;
+  double dram_clock_mhz = 0;
+  int dram_channels = 0;
+  double dram_bandwidth_gbs = 0;
+  int dram_latency_cycles = 0;   // DRAM clock cycles from a miss leaving L2 to data back in L2
+  int dram_interleave_bytes = 0;
+};
+
+// Where a value came from and how it is documented, kept for `asyncsim params` and for the
+// resolved config written next to every result.
+struct ParamRecord {
+  std::string key;
+  std::string value;  // as written (canonical text)
+  std::string unit;
+  std::string doc;
+  std::string source;
+};
+
+struct GpuConfig {
+  std::string name;
+  SmParams sm;
+  TensorParams tensor;
+  TmaParams tma;
+  BarrierParams barrier;
+  MemParams mem;
+  std::vector<ParamRecord> records;  // every parameter, in declaration order
+
+  // Parameters derived from the others (not settable).
+  int l2_sets() const;
+};
+
+// Loads a GPU by name (configs/NAME.yaml) or by path. Every declared key must be present (after
+// `base:` inheritance); unknown keys are errors naming the file and key. `overrides` are
+// `key=value` strings (from --set) applied last; a bad one names the flag.
+GpuConfig load_gpu_config(const std::string& name_or_path,
+                          const std::vector<std::string>& overrides = {});
+
+// Applies one `key=value` override to an already loaded config (used by --set and
+// --sm-clock-mhz). Throws InputError naming `flag` on an unknown key or a bad value.
+void apply_override(GpuConfig& config, const std::string& key, const std::string& value,
+                    const std::string& flag);
+
+// The resolved config as YAML text, every value with its source (written next to results).
+std::string resolved_config_yaml(const GpuConfig& config);
+
+// Directory holding the built-in configs.
+std::string config_directory();
+
+}  // namespace asyncsim

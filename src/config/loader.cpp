@@ -1,0 +1,191 @@
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "config/gpu_config.h"
+#include "config/params.h"
+#include "util/error.h"
+
+namespace asyncsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RawValue {
+  std::string text;
+  std::string source;
+  std::string where;
+};
+
+std::string where_of(const std::string& file, const YAML::Node& node) {
+  return format_location(file, node.Mark().line + 1);
+}
+
+void collect_leaves(const YAML::Node& node, const std::string& prefix, const std::string& file,
+                    std::map<std::string, RawValue>& out) {
+  for (const auto& item : node) {
+    const auto key = item.first.as<std::string>();
+    const std::string path = prefix.empty() ? key : prefix + "." + key;
+    const YAML::Node& child = item.second;
+    if (prefix.empty() && (key == "name" || key == "base" || key == "description")) {
+      continue;
+    }
+    if (child.IsMap() && child["value"]) {
+      for (const auto& field : child) {
+        const auto f = field.first.as<std::string>();
+        if (f != "value" && f != "source") {
+          throw_input_error(where_of(file, field.first),
+                            "parameter '{}' has unknown field '{}' (expected value, source)", path,
+                            f);
+        }
+      }
+      if (!child["source"] || child["source"].as<std::string>().empty()) {
+        throw_input_error(where_of(file, child), "parameter '{}' has no source", path);
+      }
+      if (!find_param(path)) {
+        throw_input_error(where_of(file, item.first), "unknown config key '{}'", path);
+      }
+      out[path] = RawValue{child["value"].as<std::string>(), child["source"].as<std::string>(),
+                           where_of(file, child["value"])};
+    } else if (child.IsMap()) {
+      collect_leaves(child, path, file, out);
+    } else {
+      if (find_param(path)) {
+        throw_input_error(where_of(file, child),
+                          "parameter '{}' must be written as {{value: ..., source: \"...\"}}",
+                          path);
+      }
+      throw_input_error(where_of(file, item.first), "unknown config key '{}'", path);
+    }
+  }
+}
+
+std::string resolve_path(const std::string& name_or_path, const fs::path& relative_to) {
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml")) {
+    fs::path p(name_or_path);
+    if (p.is_relative() && !relative_to.empty() && !fs::exists(p)) {
+      p = relative_to / p;
+    }
+    return p.string();
+  }
+  return (fs::path(config_directory()) / (name_or_path + ".yaml")).string();
+}
+
+void load_file(const std::string& path, std::map<std::string, RawValue>& values, std::string& name,
+               int depth) {
+  if (depth > 8) {
+    throw_input_error(path, "config 'base:' chain is deeper than 8 (a cycle?)");
+  }
+  if (!fs::exists(path)) {
+    throw_input_error(path, "no such GPU config (built-in names are the files in {})",
+                      config_directory());
+  }
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw_input_error(format_location(path, e.mark.line + 1), "malformed YAML: {}", e.msg);
+  }
+  if (!root.IsMap()) {
+    throw_input_error(path, "expected a mapping at the top level");
+  }
+  if (root["base"]) {
+    load_file(resolve_path(root["base"].as<std::string>(), fs::path(path).parent_path()), values,
+              name, depth + 1);
+  }
+  if (root["name"]) {
+    name = root["name"].as<std::string>();
+  }
+  std::map<std::string, RawValue> mine;
+  collect_leaves(root, "", path, mine);
+  for (auto& [k, v] : mine) {
+    values[k] = std::move(v);
+  }
+}
+
+}  // namespace
+
+std::string config_directory() {
+  if (const char* env = std::getenv("ASYNCSIM_CONFIG_DIR")) {
+    return env;
+  }
+  return ASYNCSIM_CONFIG_DIR;
+}
+
+int GpuConfig::l2_sets() const {
+  const int64_t lines_per_slice = mem.l2_bytes / mem.line_bytes / mem.l2_slices;
+  return static_cast<int>(std::max<int64_t>(1, lines_per_slice / mem.l2_ways));
+}
+
+void apply_override(GpuConfig& config, const std::string& key, const std::string& value,
+                    const std::string& flag) {
+  const ParamSpec* spec = find_param(key);
+  if (!spec) {
+    throw_input_error(flag, "unknown config key '{}' (asyncsim params --gpu NAME lists them)", key);
+  }
+  spec->set(config, value, flag);
+  for (auto& rec : config.records) {
+    if (rec.key == key) {
+      rec.value = value;
+      rec.source = "override: " + flag;
+    }
+  }
+}
+
+static void check_consistency(const GpuConfig& c, const std::string& where) {
+  if (c.mem.line_bytes % c.mem.sector_bytes != 0 || c.mem.line_bytes / c.mem.sector_bytes > 8) {
+    throw_input_error(where, "mem.line_bytes must be 1..8 sectors of mem.sector_bytes");
+  }
+  if (c.mem.l2_slices % 2 != 0) {
+    throw_input_error(where, "l2.slices must be even (two partitions)");
+  }
+  if (c.sm.count % c.sm.gpcs != 0 && c.sm.count < c.sm.gpcs) {
+    throw_input_error(where, "sm.count must be at least sm.gpcs");
+  }
+}
+
+GpuConfig load_gpu_config(const std::string& name_or_path,
+                          const std::vector<std::string>& overrides) {
+  const std::string path = resolve_path(name_or_path, {});
+  std::map<std::string, RawValue> values;
+  GpuConfig config;
+  config.name = fs::path(path).stem().string();
+  load_file(path, values, config.name, 0);
+  for (const auto& spec : param_specs()) {
+    auto it = values.find(spec.key);
+    if (it == values.end()) {
+      throw_input_error(path, "missing parameter '{}' ({}, {})", spec.key, spec.unit, spec.doc);
+    }
+    spec.set(config, it->second.text, it->second.where);
+    config.records.push_back(
+        ParamRecord{spec.key, it->second.text, spec.unit, spec.doc, it->second.source});
+  }
+  for (const auto& ov : overrides) {
+    const auto eq = ov.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw_input_error("--set " + ov, "expected key=value");
+    }
+    apply_override(config, ov.substr(0, eq), ov.substr(eq + 1), "--set " + ov);
+  }
+  check_consistency(config, path);
+  return config;
+}
+
+std::string resolved_config_yaml(const GpuConfig& config) {
+  std::ostringstream os;
+  os << "# resolved asyncsim GPU config (every parameter, with its source)\n";
+  os << "name: " << config.name << "\n";
+  for (const auto& r : config.records) {
+    YAML::Emitter e;
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "value" << YAML::Value << r.value
+      << YAML::Key << "source" << YAML::Value << r.source << YAML::EndMap;
+    os << r.key << ": " << e.c_str() << "  # " << r.unit << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace asyncsim
