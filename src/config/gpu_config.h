@@ -84,6 +84,12 @@ struct MemParams {
 
 // Where a value came from and how it is documented, kept for `asyncsim params` and for the
 // resolved config written next to every result.
+// Inputs of the closed-form fast path (src/analytic) that the cycle-level core does not read.
+struct AnalyticParams {
+  int64_t effective_l2_bytes = 0;  // capacity a wave's reusable working set may occupy
+  double tensor_tflops = 0;        // measured dense FP16/BF16 ceiling of the whole chip
+};
+
 struct ParamRecord {
   std::string key;
   std::string value;  // as written (canonical text)
@@ -99,6 +105,7 @@ struct GpuConfig {
   TmaParams tma;
   BarrierParams barrier;
   MemParams mem;
+  AnalyticParams analytic;
   std::vector<ParamRecord> records;  // every parameter, in declaration order
 
   // Parameters derived from the others (not settable).

@@ -237,6 +237,15 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param("dram.interleave_bytes", "B", "address interleaving granule over channels",
                         [](GpuConfig& c) -> int& { return c.mem.dram_interleave_bytes; }, 32,
                         1 << 20));
+  // --- Analytic fast path --------------------------------------------------------------------
+  s.push_back(int_param("analytic.effective_l2_bytes", "B",
+                        "L2 capacity a wave's reusable K/V (or A/B) working set can occupy",
+                        [](GpuConfig& c) -> int64_t& { return c.analytic.effective_l2_bytes; }, 1,
+                        kBig));
+  s.push_back(float_param("analytic.tensor_tflops", "TFLOP/s",
+                          "measured dense FP16/BF16 tensor ceiling of the chip (roofline)",
+                          [](GpuConfig& c) -> double& { return c.analytic.tensor_tflops; }, 1e-3,
+                          1e6));
   return s;
 }
 
