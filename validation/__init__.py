@@ -1,0 +1,1 @@
+"""asyncsim validation: H200 ground truth, scripts and checks."""

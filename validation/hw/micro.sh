@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# asyncsim H200 microbenchmarks (CUDA C++, sm_90a), sources in validation/hw/micro/.
+#   bash validation/hw/micro.sh build                 # nvcc all in parallel into $BUILD
+#   bash validation/hw/micro.sh run OUTDIR [--smoke]  # run each, write OUTDIR/micro_<name>.csv
+# A benchmark that fails to build or run is reported and skipped; the others go on.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BUILD=${BUILD:-/tmp/asim_micro_build}
+NAMES="mem_bw tma_latency tma_size tma_issue tma_bw mbarrier wgmma mma_sync mufu"
+NVFLAGS="-gencode=arch=compute_90a,code=sm_90a -O3 -std=c++17 -Xptxas -v -lineinfo"
+
+method() {
+  case "$1" in
+    mem_bw) echo "ld.global.cg int4 streaming reads (all SMs x 8 CTAs x 256 thr) of a 4 GiB buffer (dram_read), ld/st.cs copy 2 GiB->2 GiB counting read+write (dram_copy_rw), and L2-resident reads of 2..96 MiB repeated inside one launch (l2_read, 8 GiB moved); CUDA events, median of 7 launches after a warm-up; GB/s = 1e9 B/s; sm_mhz_in_kernel = clock64/globaltimer of block 0" ;;
+    tma_latency) echo "1 CTA 1 thread: clock64 around mbarrier.arrive.expect_tx + cp.async.bulk.tensor.2d + try_wait spin; 2048 distinct tiles in random order from a W-byte working set of an [W/8KB x 4096] fp16 tensor (boxes 64x64 = 8 KB and 64x1 = 128 B), working set first touched by an all-SM read kernel; first 8 samples dropped; cycles = SM clock" ;;
+    tma_size) echo "1 CTA 1 thread: clock64 around one cp.async.bulk (1-D, global->shared, mbarrier complete_tx) of S bytes + try_wait spin; src=l2 same source every sample, src=dram fresh 1 MiB-spaced sources after a 512 MiB L2 flush; 512 samples, first 4 dropped" ;;
+    tma_issue) echo "1 CTA 1 thread issues n back-to-back copies (bulk 1 KB/4 KB, tensor2d 64x32 fp16 4 KB) to distinct smem slots on one mbarrier: clock64 before first issue, after last issue (issue_cycles) and at completion (complete_cycles); median of 8 reps (first dropped); src=l2 same sources every rep, src=dram fresh sources after an L2 flush" ;;
+    tma_bw) echo "all SMs (1 CTA x 1 thread each) issue TMA copies into a 128 KiB ring of smem slots (one mbarrier per slot, reissue on completion, no consumer); bulk 8 KB, tensor1d u64 box 256 (2 KB), tensor2d fp16 64x64, tensor3d fp16 64x8x8; dram: 4 GiB read once, l2: 32 MiB read 256 times; CUDA events, median of 5" ;;
+    mbarrier) echo "1 CTA: dependent chains of mbarrier test_wait/try_wait on completed and never-completing phases, back-to-back arrive, one-way wake latency (arrive clock -> spinning waiter sees phase flip, same SM clock), ping-pong hand-off between two warps; cycles = SM clock64" ;;
+    wgmma) echo "1 CTA on 1 SM, A and B in smem (no swizzle): lat = fence+1 wgmma+commit+wait_group 0 per iteration (1 warpgroup); chain = 8 wgmma on one accumulator per commit/wait, 1..4 warpgroups concurrently; m64nNk16 f16->f32 and m64nNk32 e4m3->f32; clock64 of each warpgroup's thread 0, max over warpgroups, median of 5 launches" ;;
+    mma_sync) echo "1 CTA on 1 SM: mma.sync m16n8k16 f16->f32; latency = 1 warp 1 dependent chain; issue = 1 warp 8 independent accumulators; sm_tput = W warps x 8 chains; clock64 between __syncthreads, median of 5" ;;
+    mufu) echo "1 CTA on 1 SM: ex2.approx.ftz.f32 (and fma.rn.f32 for reference) dependent chain (1 thread) and 8 independent chains x 512/1024 threads; clock64 between __syncthreads, median of 5" ;;
+  esac
+}
+
+cmd=${1:-}
+case "$cmd" in
+  build)
+    mkdir -p "$BUILD"
+    echo "nvcc: $(nvcc --version | tail -2 | tr '\n' ' ')"
+    pids=""
+    for n in $NAMES; do
+      ( nvcc $NVFLAGS -o "$BUILD/$n" "$HERE/micro/$n.cu" -lcuda > "$BUILD/$n.build.log" 2>&1 \
+          && echo "built $n" || { echo "BUILD FAILED $n"; tail -30 "$BUILD/$n.build.log"; } ) &
+      pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done
+    # registers / spills summary
+    grep -H -E "registers|spill" "$BUILD"/*.build.log | sed 's|.*/||' | sort | uniq | head -80
+    ;;
+  run)
+    OUTDIR=${2:?OUTDIR}; SMOKE=${3:-}
+    mkdir -p "$OUTDIR"
+    for n in $NAMES; do
+      if [ ! -x "$BUILD/$n" ]; then echo "SKIP $n: not built"; continue; fi
+      echo "=== micro $n $SMOKE"
+      tmp="$BUILD/$n.csv.tmp"
+      t0=$(date +%s)
+      timeout ${MICRO_TIMEOUT:-150} "$BUILD/$n" $SMOKE > "$tmp" 2> "$BUILD/$n.run.err"
+      rc=$?
+      cat "$tmp"; cat "$BUILD/$n.run.err"
+      echo "--- $n rc=$rc in $(( $(date +%s) - t0 )) s"
+      if [ -s "$tmp" ] && [ "$(wc -l < "$tmp")" -gt 1 ]; then
+        { python3 "$HERE/provenance.py" --script validation/hw/micro.sh --method "$(method $n)" \
+            | sed "s|^# method: |# method: [$n${rc:+, exit $rc}] |"; cat "$tmp"; } > "$OUTDIR/micro_$n.csv"
+        echo "wrote $OUTDIR/micro_$n.csv"
+      else
+        echo "NO DATA for $n"
+      fi
+    done
+    ;;
+  *) echo "usage: $0 build | run OUTDIR [--smoke]"; exit 2 ;;
+esac
