@@ -114,10 +114,39 @@ def ptx_report(tag, kernel):
         "n_regs": getattr(kernel, "n_regs", None),
         "shared": getattr(getattr(kernel, "metadata", None), "shared", None),
     }
+    import hashlib
+    res["ptx_chars"] = len(ptx)
+    res["ptx_md5"] = hashlib.md5(ptx.encode()).hexdigest()[:12]
     m = re.search(r"wgmma\.mma_async\.sync\.aligned\.(m\d+n\d+k\d+)", ptx)
     res["wgmma_shape"] = m.group(1) if m else ""
     log("PTX " + json.dumps(res))
     return res
+
+
+def bench_us(fn, smoke=False):
+    """Median time of fn in microseconds by triton.testing.do_bench (which zeroes a
+    256 MB buffer before every repetition, i.e. cold L2). fn is captured once in a
+    CUDA graph and the graph is replayed, so the host launch path (descriptor
+    encoding, Python) stays out of the number; falls back to plain launches if
+    capture fails. Returns (us, how)."""
+    import torch
+    import triton
+    rep = 20 if smoke else 100
+    try:
+        fn()
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+        g.replay()
+        torch.cuda.synchronize()
+        us = triton.testing.do_bench(g.replay, warmup=25, rep=rep, return_mode="median") * 1000.0
+        return us, "graph"
+    except Exception as e:  # noqa: BLE001
+        log(f"  graph capture failed ({e!r}); plain do_bench")
+        torch.cuda.synchronize()
+        us = triton.testing.do_bench(fn, warmup=25, rep=rep, return_mode="median") * 1000.0
+        return us, "launch"
 
 
 def _num(s):

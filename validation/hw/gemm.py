@@ -41,7 +41,7 @@ PERSISTENT_COLS = GEMM_COLS + ["grid"]
 METHOD = ("ncu --clock-control none --cache-control all (cold L2, clocks as found) one launch per row; "
           "cycles=gpc__cycles_elapsed.max duration=gpu__time_duration.sum dram=dram__bytes_read/write.sum "
           "l2=lts__t_bytes.sum; sm_clock_mhz=cycles/duration; do_bench_us=triton.testing.do_bench median "
-          "(L2 flushed per rep) outside ncu; rel_err=||out-ref||/||ref|| vs float32 torch on torch.randn inputs "
+          "of CUDA-graph replays of one launch (L2 flushed per rep) outside ncu; rel_err=||out-ref||/||ref|| vs float32 torch on torch.randn inputs "
           "(output NaN-poisoned), must be <1e-2")
 
 
@@ -152,12 +152,20 @@ def main():
             if not (err < 1e-2):
                 log(f"FAIL correctness {tag}: rel_err={err}")
                 continue
-            us = triton.testing.do_bench(lambda: launch(c, a, b, out, num_sms), warmup=25,
-                                         rep=20 if args.smoke else 100, return_mode="median") * 1000.0
+            if c["kernel"].endswith("_ws"):
+                base = dict(c, kernel=c["kernel"][:-3])
+                bkey = (base["kernel"], c["variant"])
+                if bkey not in ptx_seen:
+                    ptx_seen[bkey] = common.ptx_report(f"{bkey[0]} {bkey[1]}", launch(base, a, b, out, num_sms))
+                if ptx_seen[bkey]["ptx_md5"] == ptx_seen[key]["ptx_md5"]:
+                    log(f"SAME-PTX {tag}: warp_specialize=True produced the same PTX as {bkey[0]}; "
+                        f"not measured separately")
+                    continue
+            us, how = common.bench_us(lambda: launch(c, a, b, out, num_sms), args.smoke)
             c["rel_err"] = f"{err:.3e}"
             c["do_bench_us"] = round(us, 3)
             tflops = 2.0 * c["M"] * c["N"] * c["K"] / (us * 1e-6) / 1e12
-            log(f"ok {tag}: rel_err={err:.2e} do_bench={us:.2f} us ({tflops:.0f} TFLOP/s)")
+            log(f"ok {tag}: rel_err={err:.2e} do_bench={us:.2f} us [{how}] ({tflops:.0f} TFLOP/s)")
             ok.append(c)
             del a, b, out
         except Exception as e:  # noqa: BLE001

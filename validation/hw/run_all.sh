@@ -18,21 +18,27 @@ case " $FAMILIES " in *" micro "*)
   ( bash validation/hw/micro.sh build > "$OUT/build.log" 2>&1 ) & BPID=$! ;;
   *) BPID="" ;;
 esac
+T0=$(date +%s)
+snapshot() {  # re-tar everything so far: a run cut short still brings data back
+  mkdir -p "$DATA/ptx"; cp "$WORK"/*_ptx.json "$DATA/ptx/" 2>/dev/null
+  tar czf "$OUT/h200_data.tar.gz" -C "$STAGE" validation/data/h200
+}
 {
   echo "rev ${ASIM_SCRIPT_REV:-unset}  $(date -u)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
   for f in $FAMILIES; do
     t0=$(date +%s)
+    if [ $(( t0 - T0 )) -gt ${BUDGET_S:-520} ]; then echo "=== SKIP family $f: time budget used"; continue; fi
     case $f in
-      gemm) timeout 420 python3 validation/hw/gemm.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
-      attention) timeout 420 python3 validation/hw/attention.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
-      persistent) timeout 300 python3 validation/hw/persistent.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
+      gemm) timeout ${GEMM_TIMEOUT:-240} python3 validation/hw/gemm.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
+      attention) timeout ${ATTN_TIMEOUT:-300} python3 validation/hw/attention.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
+      persistent) timeout ${PERS_TIMEOUT:-180} python3 validation/hw/persistent.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
       micro) [ -n "$BPID" ] && wait $BPID; cat "$OUT/build.log"; bash validation/hw/micro.sh run "$DATA" $SMOKE ;;
     esac
     echo "=== family $f rc=$? in $(( $(date +%s) - t0 )) s"
+    snapshot
   done
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv
 } 2>&1 | tee "$LOG"
-mkdir -p "$DATA/ptx"; cp "$WORK"/*_ptx.json "$DATA/ptx/" 2>/dev/null
-tar czf "$OUT/h200_data.tar.gz" -C "$STAGE" validation/data/h200
+snapshot
 ls -la "$DATA" "$OUT"

@@ -5,11 +5,13 @@
 // 256 = 2 KB), tensor2d (fp16 64x64 box = 8 KB, 8 KB rows), tensor3d (fp16
 // 64x8x8 box = 8 KB over a [N][16][4096] tensor). src=dram: 4 GiB buffer read once; src=l2: 32 MiB read
 // repeatedly (8 GiB moved). Time by CUDA events, median of 5 launches.
-// Columns: copy,src,bytes_per_copy,slots,buffer_bytes,bytes_moved,median_us,median_gbps,best_gbps
+// Also: spin with test_wait instead of try_wait; in-flight depth (slots) and CTAs per SM.
+// Columns: copy,src,wait,ctas_per_sm,bytes_per_copy,slots,inflight_bytes_per_sm,buffer_bytes,bytes_moved,
+//          median_us,median_gbps,best_gbps
 #include "common.cuh"
 
-template <int MODE>
-__global__ void __launch_bounds__(32, 1)
+template <int MODE, int WAIT>
+__global__ void __launch_bounds__(32)
     tma_bw_kernel(const __grid_constant__ CUtensorMap map, const uint8_t* __restrict__ src, uint32_t bytes,
                   int nslots, long long T, int passes) {
   extern __shared__ __align__(1024) uint8_t dsm[];
@@ -23,7 +25,13 @@ __global__ void __launch_bounds__(32, 1)
   for (long long idx = blockIdx.x; idx < total; idx += gridDim.x, ++k) {
     const int s = k % nslots;
     const uint32_t use = (uint32_t)(k / nslots);
-    if (use > 0) mbar_wait(&bars[s], (use - 1) & 1);
+    if (use > 0) {
+      if (WAIT == 0)
+        mbar_wait(&bars[s], (use - 1) & 1);
+      else
+        while (!mbar_test_wait(&bars[s], (use - 1) & 1)) {
+        }
+    }
     mbar_expect_tx(&bars[s], bytes);
     const long long t = idx % T;
     uint8_t* dst = dsm + (size_t)s * bytes;
@@ -44,14 +52,15 @@ __global__ void __launch_bounds__(32, 1)
   }
 }
 
-template <int MODE>
+// ctas_per_sm CTAs per SM (grid = sms * ctas_per_sm), each with `slots` copies in flight.
+template <int MODE, int WAIT>
 static void run(const char* name, const char* srcname, uint8_t* buf, size_t buf_bytes, int passes, int sms,
-                int reps) {
+                int reps, int ctas_per_sm, int slots, uint32_t bulk_bytes = 8192) {
   CUtensorMap map;
   memset(&map, 0, sizeof(map));
   uint32_t bytes;
   if (MODE == 0) {
-    bytes = 8192;
+    bytes = bulk_bytes;
   } else if (MODE == 1) {
     uint64_t dims[1] = {buf_bytes / 8};
     uint64_t str[1] = {16};  // unused for rank 1
@@ -72,19 +81,20 @@ static void run(const char* name, const char* srcname, uint8_t* buf, size_t buf_
     bytes = 8192;
   }
   const long long T = (long long)(buf_bytes / bytes);
-  int nslots = (int)std::min<uint32_t>(64, (128 * 1024) / bytes);
+  int nslots = std::min(64, slots);
   size_t smem = (size_t)nslots * bytes;
-  CK(cudaFuncSetAttribute(tma_bw_kernel<MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  CK(cudaFuncSetAttribute(tma_bw_kernel<MODE, WAIT>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  tma_bw_kernel<MODE><<<sms, 32, smem>>>(map, buf, bytes, nslots, T, passes);  // warm-up
+  const int grid = sms * ctas_per_sm;
+  tma_bw_kernel<MODE, WAIT><<<grid, 32, smem>>>(map, buf, bytes, nslots, T, passes);  // warm-up
   CKL();
   CK(cudaDeviceSynchronize());
   std::vector<float> t;
   for (int r = 0; r < reps; ++r) {
     CK(cudaEventRecord(e0));
-    tma_bw_kernel<MODE><<<sms, 32, smem>>>(map, buf, bytes, nslots, T, passes);
+    tma_bw_kernel<MODE, WAIT><<<grid, 32, smem>>>(map, buf, bytes, nslots, T, passes);
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     CKL();
@@ -94,9 +104,12 @@ static void run(const char* name, const char* srcname, uint8_t* buf, size_t buf_
   }
   double moved = (double)T * bytes * passes;
   float med = median_of(t), best = *std::min_element(t.begin(), t.end());
-  printf("%s,%s,%u,%d,%zu,%.0f,%.2f,%.1f,%.1f\n", name, srcname, bytes, nslots, buf_bytes, moved, med,
-         moved / med / 1e3, moved / best / 1e3);
+  printf("%s,%s,%s,%d,%u,%d,%zu,%zu,%.0f,%.2f,%.1f,%.1f\n", name, srcname, WAIT == 0 ? "try_wait" : "test_wait",
+         ctas_per_sm, bytes, nslots, (size_t)nslots * bytes * ctas_per_sm, buf_bytes, moved, med, moved / med / 1e3,
+         moved / best / 1e3);
   fflush(stdout);
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
 }
 
 int main(int argc, char** argv) {
@@ -109,14 +122,33 @@ int main(int argc, char** argv) {
   uint8_t* buf;
   CK(cudaMalloc(&buf, big));
   fill_random(buf, big, 5);
-  printf("copy,src,bytes_per_copy,slots,buffer_bytes,bytes_moved,median_us,median_gbps,best_gbps\n");
-  run<0>("bulk", "dram", buf, big, 1, sms, reps);
-  run<1>("tensor1d", "dram", buf, big, 1, sms, reps);
-  run<2>("tensor2d", "dram", buf, big, 1, sms, reps);
-  run<3>("tensor3d", "dram", buf, big, 1, sms, reps);
-  run<0>("bulk", "l2", buf, l2b, l2passes, sms, reps);
-  run<1>("tensor1d", "l2", buf, l2b, l2passes, sms, reps);
-  run<2>("tensor2d", "l2", buf, l2b, l2passes, sms, reps);
-  run<3>("tensor3d", "l2", buf, l2b, l2passes, sms, reps);
+  printf("copy,src,wait,ctas_per_sm,bytes_per_copy,slots,inflight_bytes_per_sm,buffer_bytes,bytes_moved,median_us,"
+         "median_gbps,best_gbps\n");
+  for (int l2 = 0; l2 < 2; ++l2) {
+    const char* sn = l2 ? "l2" : "dram";
+    size_t bb = l2 ? l2b : big;
+    int ps = l2 ? l2passes : 1;
+    // copy kinds, 1 CTA/SM, 128 KiB in flight per SM
+    run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 16);
+    run<1, 0>("tensor1d", sn, buf, bb, ps, sms, reps, 1, 64);
+    run<2, 0>("tensor2d", sn, buf, bb, ps, sms, reps, 1, 16);
+    run<3, 0>("tensor3d", sn, buf, bb, ps, sms, reps, 1, 16);
+    // spin with test_wait instead of try_wait
+    run<0, 1>("bulk", sn, buf, bb, ps, sms, reps, 1, 16);
+    run<2, 1>("tensor2d", sn, buf, bb, ps, sms, reps, 1, 16);
+    // in-flight depth and issuing threads per SM (bulk 8 KB)
+    if (!smoke) {
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 2);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 4);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 8);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 2, 8);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 4, 4);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 8, 2);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 8, 16384);
+      run<0, 0>("bulk", sn, buf, bb, ps, sms, reps, 1, 32, 4096);
+      run<1, 0>("tensor1d", sn, buf, bb, ps, sms, reps, 4, 16);
+      run<2, 0>("tensor2d", sn, buf, bb, ps, sms, reps, 4, 4);
+    }
+  }
   return 0;
 }

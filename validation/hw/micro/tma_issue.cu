@@ -2,6 +2,7 @@
 // (n = 1..32, each to its own shared-memory slot, all completing on one mbarrier
 // armed once with expect_tx(n*bytes)); clock64 before the first issue, after the
 // last issue, and after completion.
+// n=0 is the baseline (clock reads, loop, barrier arming with 0 bytes).
 // issue_cycles(n) slope below the knee = issue gap; a jump in slope = admission limit.
 // copy: bulk (1-D cp.async.bulk, 1 KB or 4 KB) or tensor2d (64x32 fp16 box = 4 KB).
 // src=l2: the same n sources every repetition (first repetition dropped);
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
       CK(cudaDeviceSynchronize());
     }
     for (K kd : kinds) {
-      for (int n = 1; n <= (smoke ? 2 : maxn); ++n) {
+      for (int n = 0; n <= (smoke ? 2 : maxn); ++n) {  // n=0: clock + arm overhead baseline
         const uint8_t* src = buf;
         CUtensorMap m = map;
         int cx0 = 0;
