@@ -1,0 +1,133 @@
+#include "cli/output.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "stats/timeline.h"
+#include "util/error.h"
+
+namespace asyncsim::cli {
+
+void add_common_options(CLI::App& cmd, CommonOptions& o) {
+  cmd.add_option("--gpu", o.gpu, "GPU config: a built-in name (h200, h100, h800) or a YAML file")
+      ->capture_default_str();
+  cmd.add_option("--sm-clock-mhz", o.sm_clock_mhz,
+                 "SM clock for this run (other clock domains keep their rates)");
+  cmd.add_option("--set", o.sets, "override a config parameter: key=value (repeatable)");
+  cmd.add_flag("--json", o.json, "print one JSON object instead of the summary");
+  cmd.add_option("--stats", o.stats_file, "write every counter, by component path, as JSON");
+  cmd.add_option("--timeline", o.timeline_file, "write a Chrome-trace timeline (opens in Perfetto)");
+  cmd.add_option("--timeline-max-events", o.timeline_max_events,
+                 "cap on timeline slices (later ones are dropped with a warning)")
+      ->capture_default_str();
+  cmd.add_option("--max-cycles", o.max_cycles, "stop with an error past this many cycles")
+      ->capture_default_str();
+}
+
+GpuConfig load_config(const CommonOptions& o) {
+  GpuConfig c = load_gpu_config(o.gpu, o.sets);
+  if (o.sm_clock_mhz != 0) {
+    apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
+  }
+  return c;
+}
+
+namespace {
+
+std::string human_bytes(double b) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (b >= 1000 && u < 4) {
+    b /= 1000;
+    ++u;
+  }
+  return fmt::format("{:.2f} {}", b, units[u]);
+}
+
+void write_file(const std::string& path, const std::string& text, const std::string& flag) {
+  std::ofstream f(path);
+  if (!f) {
+    throw_input_error(flag + " " + path, "cannot open the file for writing");
+  }
+  f << text;
+}
+
+void print_summary(const SimResult& r, const GpuConfig& c, const std::string& title,
+                   double host_seconds) {
+  std::printf("asyncsim %s on %s (SM clock %.0f MHz)\n", title.c_str(), c.name.c_str(),
+              r.sm_clock_mhz);
+  std::printf("  simulated cycles     %lld\n", static_cast<long long>(r.cycles));
+  std::printf("  time                 %.2f us\n", r.time_us);
+  std::printf("  achieved             %.1f TFLOP/s (%.3g FLOP)\n", r.tflops, r.flops);
+  std::printf("  CTAs                 %lld\n", static_cast<long long>(r.ctas));
+  std::printf("  tensor cores active  %.1f %%\n", 100 * r.tensor_active_fraction);
+  std::printf("  TMA generators busy  %.1f %%  (%s moved)\n", 100 * r.tma_utilization,
+              human_bytes(static_cast<double>(r.tma_bytes)).c_str());
+  std::printf("  DRAM                 read %s, write %s, %.1f %% of %.0f GB/s\n",
+              human_bytes(static_cast<double>(r.dram_read_bytes)).c_str(),
+              human_bytes(static_cast<double>(r.dram_write_bytes)).c_str(),
+              100 * r.dram_utilization, c.mem.dram_bandwidth_gbs);
+  std::printf("  L2                   read %s, write %s\n",
+              human_bytes(static_cast<double>(r.l2_read_bytes)).c_str(),
+              human_bytes(static_cast<double>(r.l2_write_bytes)).c_str());
+  std::printf("\nwhere each role's warpgroup-cycles went (summed over its warpgroups):\n");
+  for (const auto& [role, cats] : r.stall_cycles) {
+    int64_t total = 0;
+    for (const auto& [cat, v] : cats) {
+      total += v;
+    }
+    std::printf("  %-10s %14lld wg-cycles\n", role.c_str(), static_cast<long long>(total));
+    for (const auto& [cat, v] : cats) {
+      if (v > 0) {
+        std::printf("    %-20s %6.1f %%\n", cat.c_str(),
+                    total > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0);
+      }
+    }
+  }
+  std::printf("\nsimulated in %.2f s (%.2f M cycles/s, %.2f M events)\n", host_seconds,
+              static_cast<double>(r.cycles) / std::max(host_seconds, 1e-9) * 1e-6,
+              static_cast<double>(r.events) * 1e-6);
+}
+
+}  // namespace
+
+int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
+                        const CommonOptions& o, const std::string& title) {
+  std::unique_ptr<Timeline> timeline;
+  if (!o.timeline_file.empty()) {
+    timeline = std::make_unique<Timeline>(ClockDomain::from_mhz(config.sm.clock_mhz).period_ps,
+                                          o.timeline_max_events);
+  }
+  RunOptions ro;
+  ro.max_cycles = o.max_cycles;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SimResult r = simulate(kernel, config, ro, timeline.get());
+  const double host =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.stats_file.empty()) {
+    nlohmann::json j = r.to_json();
+    j["counters"] = r.counters;
+    j["tma_requests"] = r.tma_requests;
+    j["tma_responses"] = r.tma_responses;
+    write_file(o.stats_file, j.dump(1) + "\n", "--stats");
+    write_file(o.stats_file + ".config.yaml", resolved_config_yaml(config), "--stats");
+  }
+  if (timeline) {
+    timeline->write(o.timeline_file);
+    write_file(o.timeline_file + ".config.yaml", resolved_config_yaml(config), "--timeline");
+    if (timeline->dropped() > 0) {
+      std::fprintf(stderr, "asyncsim: timeline kept the first %zu slices and dropped %zu "
+                           "(raise --timeline-max-events)\n",
+                   timeline->size(), timeline->dropped());
+    }
+  }
+  if (o.json) {
+    std::printf("%s\n", r.to_json().dump().c_str());
+  } else {
+    print_summary(r, config, title, host);
+  }
+  return 0;
+}
+
+}  // namespace asyncsim::cli

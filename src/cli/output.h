@@ -1,0 +1,34 @@
+// Output options shared by every simulating subcommand, and how a result is reported.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "config/gpu_config.h"
+#include "program/ir.h"
+#include "sim/simulator.h"
+
+namespace asyncsim::cli {
+
+struct CommonOptions {
+  std::string gpu = "h200";
+  double sm_clock_mhz = 0;  // 0: keep the config's
+  std::vector<std::string> sets;
+  bool json = false;
+  std::string stats_file;
+  std::string timeline_file;
+  size_t timeline_max_events = 2'000'000;
+  int64_t max_cycles = 20'000'000'000;
+};
+
+void add_common_options(CLI::App& cmd, CommonOptions& o);
+GpuConfig load_config(const CommonOptions& o);
+
+// Simulates and reports: the summary (or --json) on stdout, --stats and --timeline files, and
+// the resolved config next to each file written. `title` heads the human summary.
+int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
+                        const CommonOptions& o, const std::string& title);
+
+}  // namespace asyncsim::cli

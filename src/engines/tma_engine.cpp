@@ -1,0 +1,231 @@
+#include "engines/tma_engine.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "stats/timeline.h"
+
+namespace asyncsim {
+namespace {
+
+// The generator hands requests to memory in batches covering this many SM cycles of its time,
+// so a 16 KB box costs a few dozen events instead of one per line.
+constexpr double kBatchCycles = 32.0;
+
+}  // namespace
+
+TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm)
+    : m_ctx(ctx),
+      m_sm(sm),
+      m_capacity(static_cast<uint32_t>(ctx.config.tma.queue_depth)),
+      m_txns(m_capacity),
+      m_inflight(static_cast<size_t>(ctx.config.tma.max_inflight_requests)) {
+  m_fifo.reserve(m_capacity * 2);
+  m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.bytes_per_cycle);
+  const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
+  m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
+}
+
+uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
+  uint32_t slot = 0;
+  while (m_txns[slot].live) {
+    ++slot;
+  }
+  TmaTransaction& x = m_txns[slot];
+  x = txn;
+  x.live = true;
+  x.accepted = t;
+  const auto& p = m_ctx.config.tma;
+  x.ready = t + m_ctx.sm_clock.cycles(p.launch_cycles + (x.tensor ? p.tensor_setup_cycles : 0));
+  ++m_live;
+  ++m_stats.transactions;
+  if (m_fifo_head == m_fifo.size()) {
+    m_fifo.clear();
+    m_fifo_head = 0;
+  }
+  m_fifo.push_back(slot);
+  if (m_current < 0 && !m_event_pending) {
+    m_event_pending = true;
+    m_ctx.queue.push(std::max(x.ready, m_cursor), EventKind::kTmaGenerate, m_sm);
+  }
+  return slot;
+}
+
+void TmaEngine::release(uint32_t slot) {
+  m_txns[slot].live = false;
+  --m_live;
+}
+
+void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
+  const int64_t line_bytes = m_ctx.config.mem.line_bytes;
+  const int64_t sector_bytes = m_ctx.config.mem.sector_bytes;
+  for (int64_t b = byte_begin; b < byte_end;) {
+    const int64_t line = b / line_bytes;
+    const int64_t line_end = std::min(byte_end, (line + 1) * line_bytes);
+    const int first = static_cast<int>((b - line * line_bytes) / sector_bytes);
+    const int last = static_cast<int>((line_end - 1 - line * line_bytes) / sector_bytes);
+    const auto mask = static_cast<uint8_t>(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+    m_requests.push_back(LineRequest{static_cast<uint64_t>(line), mask, oob});
+    b = line_end;
+  }
+}
+
+// Walks the box row by row (dimension 0 is contiguous) and clips it against the tensor bounds.
+void TmaEngine::build_requests(const TmaTransaction& txn) {
+  m_requests.clear();
+  if (!txn.tensor) {
+    add_segment(static_cast<int64_t>(txn.bulk_addr),
+                static_cast<int64_t>(txn.bulk_addr) + txn.tx_bytes, false);
+  } else {
+    const program::TensorMap& m = m_ctx.kernel.maps[txn.map];
+    const int64_t esize = program::dtype_bytes(m.dtype);
+    std::array<int64_t, program::kMaxTensorRank> idx{};
+    const int64_t x0 = txn.coord[0];
+    const int64_t x1 = x0 + m.box[0];
+    const int64_t in0 = std::max<int64_t>(x0, 0);
+    const int64_t in1 = std::min<int64_t>(x1, m.dims[0]);
+    while (true) {
+      bool row_in = true;
+      int64_t row_addr = static_cast<int64_t>(m.base);
+      for (int d = 1; d < m.rank; ++d) {
+        const int64_t c = txn.coord[d] + idx[d];
+        row_in = row_in && c >= 0 && c < m.dims[d];
+        row_addr += c * m.strides[d];
+      }
+      if (row_in && in1 > in0) {
+        add_segment(row_addr + in0 * esize, row_addr + in1 * esize, false);
+      }
+      // Out-of-bounds elements of a read still cost generator time and reach L2.
+      const int64_t oob_elems = row_in ? (x1 - x0) - std::max<int64_t>(0, in1 - in0) : x1 - x0;
+      if (!txn.store && oob_elems > 0) {
+        const int64_t sectors = (oob_elems * esize + m_ctx.config.mem.sector_bytes - 1) /
+                                m_ctx.config.mem.sector_bytes;
+        for (int64_t s = 0; s < sectors; s += m_ctx.config.mem.line_bytes /
+                                               m_ctx.config.mem.sector_bytes) {
+          m_requests.push_back(LineRequest{0, 0xF, true});
+        }
+      }
+      int d = 1;
+      for (; d < m.rank; ++d) {
+        if (++idx[d] < m.box[d]) {
+          break;
+        }
+        idx[d] = 0;
+      }
+      if (d >= m.rank) {
+        break;
+      }
+    }
+  }
+  if (m_ctx.config.tma.dedup && m_requests.size() > 1) {
+    std::stable_sort(m_requests.begin(), m_requests.end(),
+                     [](const LineRequest& a, const LineRequest& b) {
+                       return a.oob != b.oob ? a.oob < b.oob : a.line < b.line;
+                     });
+    size_t out = 0;
+    for (size_t i = 0; i < m_requests.size(); ++i) {
+      if (out > 0 && !m_requests[i].oob && !m_requests[out - 1].oob &&
+          m_requests[out - 1].line == m_requests[i].line) {
+        m_requests[out - 1].sectors |= m_requests[i].sectors;
+        ++m_stats.dedup_merged;
+      } else {
+        m_requests[out++] = m_requests[i];
+      }
+    }
+    m_requests.resize(out);
+  }
+}
+
+Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
+  const auto cap = static_cast<uint32_t>(m_inflight.size());
+  while (m_inflight_count > 0 && m_inflight[m_inflight_head] <= at) {
+    m_inflight_head = (m_inflight_head + 1) % cap;
+    --m_inflight_count;
+  }
+  if (m_inflight_count == cap) {
+    at = std::max(at, m_inflight[m_inflight_head]);
+    m_inflight_head = (m_inflight_head + 1) % cap;
+    --m_inflight_count;
+  }
+  const int nsect = std::popcount(r.sectors);
+  Time done;
+  if (r.oob) {
+    m_stats.oob_sectors += static_cast<uint64_t>(nsect);
+    done = at + m_oob_latency;
+  } else {
+    done = m_ctx.memory.access(MemRequest{r.line, r.sectors, store, m_sm}, at);
+    m_stats.request_bytes += static_cast<uint64_t>(nsect * m_ctx.config.mem.sector_bytes);
+  }
+  ++m_stats.requests;
+  ++m_stats.responses;
+  m_inflight[(m_inflight_head + m_inflight_count) % cap] = done;
+  ++m_inflight_count;
+  return done;
+}
+
+void TmaEngine::start_next(Time t) {
+  while (m_fifo_head < m_fifo.size()) {
+    const uint32_t slot = m_fifo[m_fifo_head++];
+    TmaTransaction& x = m_txns[slot];
+    m_current = static_cast<int32_t>(slot);
+    m_cursor = std::max({m_cursor, t, x.ready});
+    x.done = m_cursor;
+    build_requests(x);
+    m_next_request = 0;
+    return;
+  }
+  m_current = -1;
+}
+
+void TmaEngine::finish_transaction(Time t) {
+  (void)t;
+  TmaTransaction& x = m_txns[m_current];
+  x.gen_end = m_cursor;
+  x.done = std::max(x.done, x.gen_end) + m_ctx.sm_clock.cycles(m_ctx.config.tma.completion_cycles);
+  if (x.store) {
+    m_stats.store_bytes += static_cast<uint64_t>(x.tx_bytes);
+    m_ctx.queue.push(x.gen_end, EventKind::kTmaDone, m_sm,
+                     static_cast<uint32_t>(m_current) | kStoreReadDone);
+  } else {
+    m_stats.load_bytes += static_cast<uint64_t>(x.tx_bytes);
+  }
+  m_ctx.queue.push(x.done, EventKind::kTmaDone, m_sm, static_cast<uint32_t>(m_current));
+  if (m_ctx.timeline) {
+    m_ctx.timeline->tma(m_sm, x.store, x.tensor ? m_ctx.kernel.maps[x.map].name : "bulk",
+                        x.accepted, x.done);
+  }
+  m_current = -1;
+}
+
+void TmaEngine::generate(Time t) {
+  m_event_pending = false;
+  if (m_current < 0) {
+    start_next(t);
+    if (m_current < 0) {
+      return;
+    }
+  }
+  const Time horizon = t + m_ctx.sm_clock.cycles(kBatchCycles);
+  while (m_current >= 0) {
+    TmaTransaction& x = m_txns[m_current];
+    if (m_cursor > horizon) {
+      break;
+    }
+    if (m_next_request >= m_requests.size()) {
+      finish_transaction(t);
+      start_next(t);
+      continue;
+    }
+    const LineRequest& r = m_requests[m_next_request++];
+    const Time cost = m_sector_ps * std::popcount(r.sectors);
+    x.done = std::max(x.done, emit(r, m_cursor, x.store));
+    m_cursor += cost;
+    m_stats.generator_busy_ps += cost;
+  }
+  if (m_current >= 0) {
+    m_event_pending = true;
+    m_ctx.queue.push(std::max(m_cursor, t), EventKind::kTmaGenerate, m_sm);
+  }
+}
+
+}  // namespace asyncsim

@@ -1,0 +1,101 @@
+// The memory hierarchy behind the SMs: crossbar latency, sliced sectored L2 (address hash,
+// LRU, write-back/write-allocate, in-flight fills merged like MSHRs, a bounded MSHR pool per
+// slice, near/far partitions) and DRAM channels with bandwidth and latency.
+//
+// Contract (the narrow interface the SM side uses): access() takes one line request with a
+// sector mask, issued by an SM at time `t`, and returns the time its response is back at the
+// SM. Requests must be presented in (approximately) non-decreasing time; each resource keeps
+// a reservation horizon, so contention is modelled without per-request events.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "util/time.h"
+
+namespace asyncsim {
+
+struct MemRequest {
+  uint64_t line;      // line index (byte address / line size)
+  uint8_t sectors;    // bit i = sector i of the line
+  bool write;
+  uint16_t sm;
+};
+
+struct SliceStats {
+  uint64_t read_hits = 0;    // sector reads served by valid data
+  uint64_t read_misses = 0;  // sector reads that went to DRAM
+  uint64_t mshr_merges = 0;  // line reads that found their fill already in flight
+  uint64_t far_accesses = 0;
+  uint64_t writes = 0;       // sectors written
+  uint64_t mshr_stalls = 0;  // misses that waited for a free MSHR
+};
+
+struct MemStats {
+  uint64_t l2_read_bytes = 0;
+  uint64_t l2_write_bytes = 0;
+  uint64_t dram_read_bytes = 0;
+  uint64_t dram_write_bytes = 0;
+  uint64_t requests = 0;
+  uint64_t responses = 0;
+  Time dram_busy_ps = 0;  // summed over channels
+};
+
+class MemorySystem {
+ public:
+  MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock);
+
+  Time access(const MemRequest& req, Time t);
+  // Writes back every dirty line (counted as DRAM writes when l2.flush_dirty_at_end is on).
+  void flush_dirty();
+
+  const MemStats& stats() const { return m_stats; }
+  const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
+  int slice_of(uint64_t line) const;
+  int partition_of_sm(int sm) const;
+  int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
+  int num_slices() const { return m_num_slices; }
+  int num_channels() const { return static_cast<int>(m_channel_free.size()); }
+
+ private:
+  struct Way {
+    uint64_t tag = UINT64_MAX;
+    Time fill_time = 0;  // when the last fill of this line completes
+    uint32_t lru = 0;
+    uint8_t valid = 0;
+    uint8_t dirty = 0;
+  };
+  Way* lookup(int slice, uint64_t line, int& set_out);
+  Way& allocate(int slice, int set, uint64_t line, Time t);
+  Time dram_transfer(uint64_t line, int bytes, Time t);
+  Time wait_for_mshr(int slice, Time t);
+
+  const GpuConfig& m_config;
+  ClockDomain m_l2_clock;
+  ClockDomain m_dram_clock;
+  int m_num_slices;
+  int m_sets;
+  int m_ways;
+  int m_sector_bytes;
+  int m_sectors_per_line;
+  int m_line_bytes;
+  Time m_half_hit;         // one-way SM <-> near slice
+  Time m_half_far;         // extra one-way to the far partition
+  Time m_write_ack;
+  Time m_dram_latency;
+  double m_slice_ps_per_byte;
+  double m_channel_ps_per_byte;
+  std::vector<Way> m_ways_storage;  // [slice][set][way]
+  std::vector<uint32_t> m_lru_clock;
+  std::vector<Time> m_slice_free;
+  std::vector<Time> m_channel_free;
+  // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice.
+  std::vector<Time> m_mshr_ring;
+  std::vector<uint32_t> m_mshr_head;
+  std::vector<uint32_t> m_mshr_count;
+  MemStats m_stats;
+  std::vector<SliceStats> m_slice_stats;
+};
+
+}  // namespace asyncsim

@@ -1,1 +1,0 @@
-#include "program/ir.h"

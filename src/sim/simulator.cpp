@@ -1,0 +1,282 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "mem/memory_system.h"
+#include "sim/context.h"
+#include "sim/event_queue.h"
+#include "sm/sm.h"
+#include "stats/timeline.h"
+#include "util/error.h"
+
+namespace asyncsim {
+namespace {
+
+void check_fits(const program::Kernel& k, const GpuConfig& c) {
+  const std::string where = format_location(k.source, 0);
+  if (k.smem_bytes > c.sm.smem_per_cta_max) {
+    throw_input_error(where, "a CTA needs {} bytes of shared memory; {} allows at most {} per CTA",
+                      k.smem_bytes, c.name, c.sm.smem_per_cta_max);
+  }
+  if (k.threads_per_cta() > c.sm.max_threads) {
+    throw_input_error(where, "a CTA of {} threads exceeds the {} threads of an SM",
+                      k.threads_per_cta(), c.sm.max_threads);
+  }
+  const int64_t regs = (k.regs_per_thread * 32 + 255) / 256 * 256 * (k.threads_per_cta() / 32);
+  if (regs > c.sm.registers) {
+    throw_input_error(where, "a CTA needs {} registers ({} per thread x {} threads); an SM has {}",
+                      regs, k.regs_per_thread, k.threads_per_cta(), c.sm.registers);
+  }
+}
+
+class Run {
+ public:
+  Run(const program::Kernel& k, const GpuConfig& c, const RunOptions& o, Timeline* tl)
+      : m_kernel(k),
+        m_config(c),
+        m_options(o),
+        m_clock(ClockDomain::from_mhz(c.sm.clock_mhz)),
+        m_memory(c, m_clock),
+        m_ctx{c, k, m_queue, m_memory, m_clock, tl} {
+    m_sms.reserve(static_cast<size_t>(c.sm.count));
+    for (int i = 0; i < c.sm.count; ++i) {
+      m_sms.push_back(std::make_unique<Sm>(m_ctx, static_cast<uint16_t>(i)));
+    }
+  }
+
+  SimResult run();
+
+ private:
+  void dispatch_initial(Time t);
+  void dispatch_to(Sm& sm, Time t);
+  void loop();
+  Time finish_time() const;
+  [[noreturn]] void report_deadlock(Time t) const;
+  SimResult collect(Time end) const;
+
+  const program::Kernel& m_kernel;
+  const GpuConfig& m_config;
+  const RunOptions& m_options;
+  ClockDomain m_clock;
+  EventQueue m_queue;
+  MemorySystem m_memory;
+  SimContext m_ctx;
+  std::vector<std::unique_ptr<Sm>> m_sms;
+  int64_t m_next_cta = 0;
+  int64_t m_done_ctas = 0;
+  Time m_last_release = 0;
+  uint64_t m_events = 0;
+};
+
+void Run::dispatch_to(Sm& sm, Time t) {
+  while (m_next_cta < m_kernel.num_ctas() && sm.fits_another_cta()) {
+    sm.launch_cta(m_next_cta++, t);
+  }
+}
+
+// The block scheduler places CTAs breadth-first: one per SM in SM order, round after round,
+// until no SM has room; afterwards each freed slot takes the next CTA in launch order.
+void Run::dispatch_initial(Time t) {
+  bool placed = true;
+  while (placed && m_next_cta < m_kernel.num_ctas()) {
+    placed = false;
+    for (auto& sm : m_sms) {
+      if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta()) {
+        sm->launch_cta(m_next_cta++, t);
+        placed = true;
+      }
+    }
+  }
+}
+
+void Run::loop() {
+  const Time limit = m_clock.cycles(static_cast<double>(m_options.max_cycles));
+  while (!m_queue.empty()) {
+    const Event e = m_queue.pop();
+    ++m_events;
+    if (e.time > limit) {
+      throw_input_error(format_location(m_kernel.source, 0),
+                        "the kernel runs past {} cycles (--max-cycles); is a loop bound wrong?",
+                        m_options.max_cycles);
+    }
+    switch (e.kind) {
+      case EventKind::kSmIssue: m_sms[e.target]->on_issue(e.time); break;
+      case EventKind::kWgWake: m_sms[e.target]->on_wake(e.payload, e.time); break;
+      case EventKind::kTmaGenerate: m_sms[e.target]->on_tma_generate(e.time); break;
+      case EventKind::kTmaDone: m_sms[e.target]->on_tma_done(e.payload, e.time); break;
+      case EventKind::kCtaRelease:
+        if (m_sms[e.target]->on_cta_release(e.payload)) {
+          ++m_done_ctas;
+          m_last_release = std::max(m_last_release, e.time);
+          dispatch_to(*m_sms[e.target], e.time);
+        }
+        break;
+      case EventKind::kDispatch: dispatch_initial(e.time); break;
+    }
+  }
+}
+
+void Run::report_deadlock(Time t) const {
+  std::string blocked;
+  int lines = 0;
+  for (const auto& sm : m_sms) {
+    const std::string s = sm->describe_blocked();
+    for (size_t pos = 0; pos < s.size();) {
+      const size_t nl = s.find('\n', pos);
+      if (lines < 24) {
+        blocked += s.substr(pos, nl - pos + 1);
+      }
+      ++lines;
+      pos = nl + 1;
+    }
+  }
+  if (lines > 24) {
+    blocked += fmt::format("  ... and {} more blocked warpgroups\n", lines - 24);
+  }
+  throw DeadlockError(fmt::format(
+      "deadlock at cycle {}: {} of {} CTAs finished and nothing can make progress.\nBlocked "
+      "warpgroups:\n{}",
+      static_cast<int64_t>(m_clock.to_cycles(t)), m_done_ctas, m_kernel.num_ctas(), blocked));
+}
+
+Time Run::finish_time() const {
+  Time end = m_last_release;
+  for (const auto& sm : m_sms) {
+    end = std::max(end, sm->last_write_ack());
+  }
+  return end;
+}
+
+SimResult Run::run() {
+  check_fits(m_kernel, m_config);
+  const Time start = m_clock.cycles(m_config.sm.kernel_launch_cycles);
+  m_queue.push(start, EventKind::kDispatch, 0);
+  loop();
+  if (m_done_ctas < m_kernel.num_ctas()) {
+    Time t = 0;
+    for (const auto& sm : m_sms) {
+      t = std::max(t, sm->last_write_ack());
+    }
+    report_deadlock(std::max(t, m_last_release));
+  }
+  const Time end = finish_time();
+  for (auto& sm : m_sms) {
+    sm->close_categories(end);
+  }
+  if (m_config.mem.l2_flush_dirty_at_end) {
+    m_memory.flush_dirty();
+  }
+  return collect(end);
+}
+
+SimResult Run::collect(Time end) const {
+  SimResult r;
+  r.kernel = m_kernel.name;
+  r.gpu = m_config.name;
+  r.sm_clock_mhz = m_config.sm.clock_mhz;
+  r.cycles = static_cast<int64_t>(std::ceil(m_clock.to_cycles(end) - 1e-9));
+  r.time_us = static_cast<double>(end) * 1e-6;
+  r.ctas = m_kernel.num_ctas();
+  Time tensor_busy = 0;
+  Time tma_busy = 0;
+  std::vector<std::array<Time, static_cast<size_t>(WgCategory::kCount)>> roles(
+      m_kernel.roles.size());
+  for (const auto& sm : m_sms) {
+    r.flops += sm->tensor().flops();
+    tensor_busy += sm->tensor().busy_ps();
+    const TmaStats& ts = sm->tma().stats();
+    tma_busy += ts.generator_busy_ps;
+    r.tma_bytes += ts.load_bytes + ts.store_bytes;
+    r.tma_requests += ts.requests;
+    r.tma_responses += ts.responses;
+    r.tma_request_bytes += ts.request_bytes;
+    const std::string p = fmt::format("sm[{}].", sm->id());
+    r.counters[p + "instructions"] = static_cast<double>(sm->stats().instructions);
+    r.counters[p + "ctas"] = static_cast<double>(sm->stats().ctas);
+    r.counters[p + "tensor.instructions"] = static_cast<double>(sm->tensor().instructions());
+    r.counters[p + "tensor.busy_cycles"] = m_clock.to_cycles(sm->tensor().busy_ps());
+    r.counters[p + "tma.transactions"] = static_cast<double>(ts.transactions);
+    r.counters[p + "tma.load_bytes"] = static_cast<double>(ts.load_bytes);
+    r.counters[p + "tma.store_bytes"] = static_cast<double>(ts.store_bytes);
+    r.counters[p + "tma.requests"] = static_cast<double>(ts.requests);
+    r.counters[p + "tma.oob_sectors"] = static_cast<double>(ts.oob_sectors);
+    r.counters[p + "tma.dedup_merged"] = static_cast<double>(ts.dedup_merged);
+    r.counters[p + "tma.generator_busy_cycles"] = m_clock.to_cycles(ts.generator_busy_ps);
+    for (size_t role = 0; role < roles.size(); ++role) {
+      for (size_t c = 0; c < roles[role].size(); ++c) {
+        roles[role][c] += sm->stats().role_time[role][c];
+      }
+    }
+  }
+  for (size_t role = 0; role < roles.size(); ++role) {
+    auto& out = r.stall_cycles[m_kernel.roles[role].name];
+    for (size_t c = 0; c < roles[role].size(); ++c) {
+      out[category_name(static_cast<WgCategory>(c))] =
+          static_cast<int64_t>(std::llround(m_clock.to_cycles(roles[role][c])));
+    }
+  }
+  const MemStats& ms = m_memory.stats();
+  r.dram_read_bytes = ms.dram_read_bytes;
+  r.dram_write_bytes = ms.dram_write_bytes;
+  r.l2_read_bytes = ms.l2_read_bytes;
+  r.l2_write_bytes = ms.l2_write_bytes;
+  const double span = static_cast<double>(std::max<Time>(end, 1)) * m_config.sm.count;
+  r.tensor_active_fraction = static_cast<double>(tensor_busy) / span;
+  r.tma_utilization = static_cast<double>(tma_busy) / span;
+  const double seconds = static_cast<double>(end) * 1e-12;
+  r.tflops = seconds > 0 ? r.flops / seconds * 1e-12 : 0;
+  r.dram_utilization = seconds > 0 ? static_cast<double>(ms.dram_read_bytes + ms.dram_write_bytes) /
+                                         (seconds * m_config.mem.dram_bandwidth_gbs * 1e9)
+                                   : 0;
+  r.counters["mem.requests"] = static_cast<double>(ms.requests);
+  r.counters["mem.responses"] = static_cast<double>(ms.responses);
+  const auto& slices = m_memory.slice_stats();
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const std::string p = fmt::format("l2.slice[{}].", i);
+    r.counters[p + "read_hits"] = static_cast<double>(slices[i].read_hits);
+    r.counters[p + "read_misses"] = static_cast<double>(slices[i].read_misses);
+    r.counters[p + "mshr_merges"] = static_cast<double>(slices[i].mshr_merges);
+    r.counters[p + "mshr_stalls"] = static_cast<double>(slices[i].mshr_stalls);
+    r.counters[p + "far_accesses"] = static_cast<double>(slices[i].far_accesses);
+    r.counters[p + "write_sectors"] = static_cast<double>(slices[i].writes);
+  }
+  r.counters["dram.read_bytes"] = static_cast<double>(ms.dram_read_bytes);
+  r.counters["dram.write_bytes"] = static_cast<double>(ms.dram_write_bytes);
+  r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(ms.dram_busy_ps);
+  r.events = m_events;
+  return r;
+}
+
+}  // namespace
+
+SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
+                   const RunOptions& options, Timeline* timeline) {
+  Run run(kernel, config, options, timeline);
+  return run.run();
+}
+
+nlohmann::json SimResult::to_json() const {
+  nlohmann::json j;
+  j["kernel"] = kernel;
+  j["gpu"] = gpu;
+  j["cycles"] = cycles;
+  j["time_us"] = time_us;
+  j["sm_clock_mhz"] = sm_clock_mhz;
+  j["ctas"] = ctas;
+  j["flops"] = flops;
+  j["tflops"] = tflops;
+  j["dram_read_bytes"] = dram_read_bytes;
+  j["dram_write_bytes"] = dram_write_bytes;
+  j["l2_read_bytes"] = l2_read_bytes;
+  j["l2_write_bytes"] = l2_write_bytes;
+  j["tma_bytes"] = tma_bytes;
+  j["tensor_active_fraction"] = tensor_active_fraction;
+  j["tma_utilization"] = tma_utilization;
+  j["dram_utilization"] = dram_utilization;
+  j["stall_cycles"] = stall_cycles;
+  return j;
+}
+
+}  // namespace asyncsim

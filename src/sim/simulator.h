@@ -1,0 +1,56 @@
+// Runs one kernel on one GPU configuration to completion and returns what happened.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/gpu_config.h"
+#include "program/ir.h"
+
+namespace asyncsim {
+
+class Timeline;
+
+struct RunOptions {
+  int64_t max_cycles = 20'000'000'000;  // a runaway program stops here with an error
+};
+
+struct SimResult {
+  std::string kernel;
+  std::string gpu;
+  int64_t cycles = 0;
+  double time_us = 0;
+  double sm_clock_mhz = 0;
+  int64_t ctas = 0;
+  double flops = 0;
+  double tflops = 0;
+  uint64_t dram_read_bytes = 0;
+  uint64_t dram_write_bytes = 0;
+  uint64_t l2_read_bytes = 0;
+  uint64_t l2_write_bytes = 0;
+  uint64_t tma_bytes = 0;
+  uint64_t tma_requests = 0;
+  uint64_t tma_responses = 0;
+  uint64_t tma_request_bytes = 0;
+  double tensor_active_fraction = 0;
+  double tma_utilization = 0;
+  double dram_utilization = 0;
+  // Warpgroup-cycles by role and category, summed over every warpgroup of that role.
+  std::map<std::string, std::map<std::string, int64_t>> stall_cycles;
+  // Every counter by component path (sm[3].tma.load_bytes, l2.slice[7].read_hits, ...).
+  std::map<std::string, double> counters;
+  uint64_t events = 0;  // simulation events processed (speed diagnostics, not in JSON)
+
+  nlohmann::json to_json() const;
+};
+
+// Throws InputError for programs that cannot run on the GPU (e.g. a CTA that does not fit an
+// SM) and DeadlockError when every remaining warpgroup is blocked forever.
+SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
+                   const RunOptions& options = {}, Timeline* timeline = nullptr);
+
+}  // namespace asyncsim

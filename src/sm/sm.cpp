@@ -1,0 +1,711 @@
+#include "sm/sm.h"
+
+#include <algorithm>
+
+#include "stats/timeline.h"
+#include "util/error.h"
+
+namespace asyncsim {
+
+using program::Instr;
+using program::Op;
+
+const char* category_name(WgCategory c) {
+  switch (c) {
+    case WgCategory::kIssue: return "issue";
+    case WgCategory::kTmaIssue: return "tma_issue";
+    case WgCategory::kCompute: return "compute";
+    case WgCategory::kWaitMbarrier: return "wait_mbarrier";
+    case WgCategory::kWaitWgmma: return "wait_wgmma";
+    case WgCategory::kWaitNamedBarrier: return "wait_named_barrier";
+    case WgCategory::kWaitTmaQueue: return "wait_tma_queue";
+    case WgCategory::kWaitStore: return "wait_store";
+    case WgCategory::kCount: break;
+  }
+  return "?";
+}
+
+Sm::Sm(SimContext& ctx, uint16_t id)
+    : m_ctx(ctx),
+      m_id(id),
+      m_tma(ctx, id),
+      m_tensor(ctx.config.tensor, ctx.sm_clock),
+      m_wgs_per_cta(static_cast<uint32_t>(ctx.kernel.warpgroups_per_cta())) {
+  const auto& k = ctx.kernel;
+  m_barriers_per_cta = 0;
+  for (const auto& b : k.barriers) {
+    m_barrier_offset.push_back(m_barriers_per_cta);
+    m_barriers_per_cta += static_cast<uint32_t>(b.size);
+  }
+  const auto slots = static_cast<size_t>(ctx.config.sm.max_ctas);
+  m_ctas.resize(slots);
+  m_wgs.resize(slots * m_wgs_per_cta);
+  m_mbarriers.resize(slots * m_barriers_per_cta);
+  for (size_t r = 0; r < k.roles.size(); ++r) {
+    for (int i = 0; i < k.roles[r].warpgroups; ++i) {
+      m_wg_role.push_back(static_cast<uint16_t>(r));
+      m_wg_role_index.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  m_stats.role_time.resize(k.roles.size());
+}
+
+static int64_t regs_per_cta(const program::Kernel& k) {
+  // Registers are allocated per warp in units of 256 (CUDA occupancy calculator).
+  const int64_t per_warp = (k.regs_per_thread * 32 + 255) / 256 * 256;
+  return per_warp * (k.threads_per_cta() / 32);
+}
+
+bool Sm::fits_another_cta() const {
+  const auto& c = m_ctx.config.sm;
+  const auto& k = m_ctx.kernel;
+  return m_live_ctas < c.max_ctas && m_used_threads + k.threads_per_cta() <= c.max_threads &&
+         m_used_regs + regs_per_cta(k) <= c.registers && m_used_smem + k.smem_bytes <= c.smem_bytes;
+}
+
+void Sm::launch_cta(int64_t cta, Time t) {
+  const auto& k = m_ctx.kernel;
+  uint32_t slot = 0;
+  while (m_ctas[slot].live) {
+    ++slot;
+  }
+  CtaSlot& c = m_ctas[slot];
+  c = CtaSlot{};
+  c.live = true;
+  c.cta = cta;
+  c.first_wg = slot * m_wgs_per_cta;
+  c.num_wgs = m_wgs_per_cta;
+  c.live_wgs = m_wgs_per_cta;
+  c.barrier_base = slot * m_barriers_per_cta;
+  ++m_live_ctas;
+  ++m_stats.ctas;
+  m_used_threads += k.threads_per_cta();
+  m_used_regs += regs_per_cta(k);
+  m_used_smem += k.smem_bytes;
+  uint32_t b = c.barrier_base;
+  for (const auto& arr : k.barriers) {
+    for (int i = 0; i < arr.size; ++i) {
+      m_mbarriers[b++] = Mbarrier{arr.arrivals, arr.arrivals, 0, 0};
+    }
+  }
+  const Time start = t + m_ctx.sm_clock.cycles(m_ctx.config.sm.cta_launch_cycles);
+  for (uint32_t i = 0; i < m_wgs_per_cta; ++i) {
+    const uint32_t w = c.first_wg + i;
+    Warpgroup& wg = m_wgs[w];
+    wg = Warpgroup{};
+    wg.cta_slot = static_cast<uint16_t>(slot);
+    wg.role = m_wg_role[i];
+    wg.age = m_age++;
+    wg.vars[program::kVarCta] = cta;
+    wg.vars[program::kVarCtaX] = cta % k.grid[0];
+    wg.vars[program::kVarCtaY] = (cta / k.grid[0]) % k.grid[1];
+    wg.vars[program::kVarCtaZ] = cta / (k.grid[0] * k.grid[1]);
+    wg.vars[program::kVarNumCtas] = k.num_ctas();
+    wg.vars[program::kVarGridX] = k.grid[0];
+    wg.vars[program::kVarGridY] = k.grid[1];
+    wg.vars[program::kVarGridZ] = k.grid[2];
+    wg.vars[program::kVarWg] = m_wg_role_index[i];
+    wg.vars[program::kVarSm] = m_id;
+    wg.state = WgState::kSleeping;
+    wg.category = WgCategory::kIssue;
+    wg.category_since = start;
+    m_ctx.queue.push(start, EventKind::kWgWake, m_id, w);
+    if (m_ctx.timeline) {
+      m_ctx.timeline->name_track(m_id, w,
+                                 fmt::format("slot {} {}[{}]", w, k.roles[wg.role].name,
+                                             m_wg_role_index[i]));
+    }
+  }
+}
+
+void Sm::set_category(Warpgroup& wg, WgCategory c, Time t) {
+  if (c == wg.category) {
+    return;
+  }
+  if (t > wg.category_since) {
+    m_stats.role_time[wg.role][static_cast<size_t>(wg.category)] += t - wg.category_since;
+    if (m_ctx.timeline) {
+      m_ctx.timeline->slice(m_id, static_cast<uint32_t>(&wg - m_wgs.data()),
+                            category_name(wg.category), wg.category_since, t);
+    }
+  }
+  wg.category = c;
+  wg.category_since = t;
+}
+
+void Sm::close_categories(Time t) {
+  for (auto& wg : m_wgs) {
+    if (wg.state != WgState::kFree && wg.state != WgState::kDone) {
+      const WgCategory c = wg.category;
+      set_category(wg, c == WgCategory::kIssue ? WgCategory::kCompute : WgCategory::kIssue, t);
+      set_category(wg, c, t);
+    }
+  }
+}
+
+void Sm::request_issue(Time t) {
+  const Time edge = m_ctx.sm_clock.edge_at_or_after(t);
+  if (m_issue_pending && m_issue_time <= edge) {
+    return;
+  }
+  m_issue_pending = true;
+  m_issue_time = edge;
+  m_ctx.queue.push(edge, EventKind::kSmIssue, m_id);
+}
+
+void Sm::sleep(Warpgroup& wg, uint32_t wg_index, Time until, WgCategory c, Time t) {
+  if (wg.state == WgState::kReady) {
+    --m_ready;
+  }
+  wg.state = WgState::kSleeping;
+  wg.block = BlockReason::kNone;
+  set_category(wg, c, t);
+  m_ctx.queue.push(until, EventKind::kWgWake, m_id, wg_index);
+}
+
+void Sm::on_wake(uint32_t w, Time t) {
+  Warpgroup& wg = m_wgs[w];
+  if (wg.state != WgState::kSleeping) {
+    return;
+  }
+  wg.state = WgState::kReady;
+  ++m_ready;
+  set_category(wg, WgCategory::kIssue, t);
+  request_issue(t);
+}
+
+int Sm::pick(Time t) {
+  (void)t;
+  const auto n = static_cast<int32_t>(m_wgs.size());
+  if (m_ctx.config.sm.scheduler == SchedulerPolicy::kGto) {
+    if (m_last_issued >= 0 && m_wgs[m_last_issued].state == WgState::kReady) {
+      return m_last_issued;
+    }
+    int best = -1;
+    for (int32_t i = 0; i < n; ++i) {
+      if (m_wgs[i].state == WgState::kReady && (best < 0 || m_wgs[i].age < m_wgs[best].age)) {
+        best = i;
+      }
+    }
+    return best;
+  }
+  for (int32_t k = 1; k <= n; ++k) {
+    const int32_t i = (m_last_issued + k + n) % n;
+    if (m_wgs[i].state == WgState::kReady) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+void Sm::on_issue(Time t) {
+  if (!m_issue_pending || t != m_issue_time) {
+    return;  // superseded by an earlier request
+  }
+  m_issue_pending = false;
+  const int w = pick(t);
+  if (w < 0) {
+    return;
+  }
+  m_last_issued = w;
+  Warpgroup& wg = m_wgs[w];
+  const StepResult r = execute(wg, static_cast<uint32_t>(w), t);
+  ++m_stats.instructions;
+  if (r.outcome == Outcome::kSleep) {
+    sleep(wg, static_cast<uint32_t>(w), r.until, wg.category, t);
+  }
+  if (m_ready > 0) {
+    request_issue(t + 1);
+  }
+}
+
+int64_t Sm::eval(const Warpgroup& wg, program::ExprId e) const {
+  try {
+    return m_ctx.kernel.exprs.eval(e, wg.vars.data());
+  } catch (const InputError& err) {
+    throw InputError(where(m_ctx.kernel.roles[wg.role].code[wg.pc]), err.what());
+  }
+}
+
+std::string Sm::where(const Instr& in) const {
+  return format_location(m_ctx.kernel.source, static_cast<int>(in.line));
+}
+
+bool Sm::control_flow(Warpgroup& wg, const Instr& in) {
+  const auto& code = m_ctx.kernel.roles[wg.role].code;
+  switch (in.op) {
+    case Op::kLoop: {
+      const int64_t b = eval(wg, in.args[0]);
+      const int64_t e = eval(wg, in.args[1]);
+      if (b >= e) {
+        wg.pc = in.jump + 1;
+      } else {
+        wg.vars[program::kVarLoop0 + in.ref] = b;
+        wg.loop_end[in.ref] = e;
+        ++wg.pc;
+      }
+      return true;
+    }
+    case Op::kEndLoop: {
+      const int depth = code[in.jump].ref;
+      if (++wg.vars[program::kVarLoop0 + depth] < wg.loop_end[depth]) {
+        wg.pc = in.jump + 1;
+      } else {
+        ++wg.pc;
+      }
+      return true;
+    }
+    case Op::kIf:
+      wg.pc = eval(wg, in.args[0]) != 0 ? wg.pc + 1 : in.jump + 1;
+      return true;
+    case Op::kElse: wg.pc = in.jump + 1; return true;
+    case Op::kEndIf: ++wg.pc; return true;
+    default: return false;
+  }
+}
+
+Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
+  const auto& code = m_ctx.kernel.roles[wg.role].code;
+  // Control flow is free, but a long run of it (an empty loop) costs one cycle per 64 steps.
+  for (int steps = 0; control_flow(wg, code[wg.pc]); ++steps) {
+    if (steps == 64) {
+      return {Outcome::kContinue, 0};
+    }
+  }
+  const Instr& in = code[wg.pc];
+  switch (in.op) {
+    case Op::kTmaLoad:
+    case Op::kTmaStore:
+    case Op::kBulkLoad:
+    case Op::kBulkStore:
+    case Op::kTmaStoreWait: return execute_memory(wg, w, in, t);
+    case Op::kWgmma:
+    case Op::kWgmmaCommit:
+    case Op::kWgmmaWait: return execute_tensor(wg, in, t);
+    case Op::kCompute: ++wg.pc; return execute_compute(in, wg, t);
+    case Op::kExit: warpgroup_exit(wg, t); return {Outcome::kExit, 0};
+    default: return execute_barrier(wg, w, in, t);
+  }
+}
+
+Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Time t) {
+  const auto& k = m_ctx.kernel;
+  if (in.op == Op::kTmaStoreWait) {
+    const int64_t n = eval(wg, in.args[0]);
+    ++wg.pc;
+    if (wg.pending_store_reads <= n) {
+      return {Outcome::kContinue, 0};
+    }
+    --m_ready;
+    wg.state = WgState::kBlocked;
+    wg.block = BlockReason::kStores;
+    wg.wait_value = n;
+    wg.wait_pc = wg.pc - 1;
+    set_category(wg, WgCategory::kWaitStore, t);
+    return {Outcome::kBlocked, 0};
+  }
+  if (m_tma.full()) {
+    --m_ready;
+    wg.state = WgState::kBlocked;
+    wg.block = BlockReason::kTmaQueue;
+    wg.wait_pc = wg.pc;
+    set_category(wg, WgCategory::kWaitTmaQueue, t);
+    return {Outcome::kBlocked, 0};
+  }
+  TmaTransaction x;
+  x.cta_slot = wg.cta_slot;
+  x.wg_slot = static_cast<uint16_t>(w);
+  x.store = in.op == Op::kTmaStore || in.op == Op::kBulkStore;
+  x.tensor = in.op == Op::kTmaLoad || in.op == Op::kTmaStore;
+  if (x.tensor) {
+    x.map = in.ref;
+    const program::TensorMap& m = k.maps[in.ref];
+    for (int d = 0; d < m.rank; ++d) {
+      x.coord[d] = eval(wg, in.args[d]);
+    }
+    x.tx_bytes = m.box_bytes();
+  } else {
+    const int64_t addr = eval(wg, in.args[0]);
+    x.tx_bytes = eval(wg, in.args[1]);
+    if (addr < 0 || x.tx_bytes <= 0 || x.tx_bytes % 16 != 0 || addr % 16 != 0) {
+      throw_input_error(where(in), "bulk copy needs a 16-byte aligned address and a positive "
+                                   "multiple of 16 bytes, got address {} and {} bytes",
+                        addr, x.tx_bytes);
+    }
+    x.bulk_addr = static_cast<uint64_t>(addr);
+  }
+  if (!x.store) {
+    x.barrier = barrier_index(wg, in.bar, in);
+  } else {
+    ++wg.pending_store_reads;
+    ++m_ctas[wg.cta_slot].pending_stores;
+  }
+  m_tma.accept(x, t);
+  ++wg.pc;
+  set_category(wg, WgCategory::kTmaIssue, t);
+  return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(m_ctx.config.tma.issue_gap_cycles)};
+}
+
+uint32_t Sm::barrier_index(const Warpgroup& wg, const program::BarrierRef& ref,
+                           const Instr& in) const {
+  const auto& k = m_ctx.kernel;
+  const uint32_t offset = m_barrier_offset[ref.array];
+  const int64_t idx = eval(wg, ref.index);
+  if (idx < 0 || idx >= k.barriers[ref.array].size) {
+    throw_input_error(where(in), "mbarrier index {} is outside '{}' (size {})", idx,
+                      k.barriers[ref.array].name, k.barriers[ref.array].size);
+  }
+  return m_ctas[wg.cta_slot].barrier_base + offset + static_cast<uint32_t>(idx);
+}
+
+void Sm::mbarrier_changed(uint32_t cta_slot, uint32_t barrier, Time t) {
+  const CtaSlot& c = m_ctas[cta_slot];
+  const Time wake = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.wake_cycles);
+  for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
+    Warpgroup& wg = m_wgs[i];
+    if (wg.state == WgState::kBlocked && wg.block == BlockReason::kMbarrier &&
+        wg.wait_barrier == barrier && m_mbarriers[barrier].satisfied(wg.wait_value)) {
+      sleep(wg, i, wake, WgCategory::kWaitMbarrier, t);
+    }
+  }
+}
+
+Sm::StepResult Sm::wait_mbarrier(Warpgroup& wg, uint32_t barrier, int64_t parity, bool suspend,
+                                 Time t) {
+  const auto& bp = m_ctx.config.barrier;
+  wg.wait_pc = wg.pc;
+  ++wg.pc;
+  set_category(wg, WgCategory::kWaitMbarrier, t);
+  if (m_mbarriers[barrier].satisfied(parity)) {
+    const int cycles = suspend ? bp.suspend_wait_cycles : bp.try_wait_cycles;
+    return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(std::max(1, cycles))};
+  }
+  --m_ready;
+  wg.state = WgState::kBlocked;
+  wg.block = BlockReason::kMbarrier;
+  wg.wait_barrier = barrier;
+  wg.wait_value = parity;
+  return {Outcome::kBlocked, 0};
+}
+
+Sm::StepResult Sm::named_barrier(Warpgroup& wg, uint32_t w, int64_t id, int64_t threads,
+                                 bool wait, Time t) {
+  const Instr& in = m_ctx.kernel.roles[wg.role].code[wg.pc];
+  if (id < 0 || id > 15 || threads < 128 || threads % 128 != 0 ||
+      threads > m_ctx.kernel.threads_per_cta()) {
+    throw_input_error(where(in), "named barrier {} with {} threads: id must be 0..15 and threads "
+                                 "a multiple of 128 up to the CTA's {}",
+                      id, threads, m_ctx.kernel.threads_per_cta());
+  }
+  CtaSlot& c = m_ctas[wg.cta_slot];
+  NamedBarrier& nb = c.named[static_cast<size_t>(id)];
+  if (nb.arrived > 0 && nb.expected != threads) {
+    throw_input_error(where(in), "named barrier {} used with {} threads while {} are expected", id,
+                      threads, nb.expected);
+  }
+  nb.expected = static_cast<int32_t>(threads);
+  nb.arrived += 128;
+  wg.wait_pc = wg.pc;
+  ++wg.pc;
+  const Time release = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.named_barrier_cycles);
+  if (nb.arrived >= nb.expected) {
+    nb.arrived = 0;
+    for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
+      Warpgroup& other = m_wgs[i];
+      if (other.state == WgState::kBlocked && other.block == BlockReason::kNamedBarrier &&
+          other.wait_value == id) {
+        sleep(other, i, release, WgCategory::kWaitNamedBarrier, t);
+      }
+    }
+    if (wait) {
+      set_category(wg, WgCategory::kWaitNamedBarrier, t);
+      return {Outcome::kSleep, release};
+    }
+    return {Outcome::kContinue, 0};
+  }
+  if (!wait) {
+    return {Outcome::kContinue, 0};
+  }
+  (void)w;
+  --m_ready;
+  wg.state = WgState::kBlocked;
+  wg.block = BlockReason::kNamedBarrier;
+  wg.wait_value = id;
+  set_category(wg, WgCategory::kWaitNamedBarrier, t);
+  return {Outcome::kBlocked, 0};
+}
+
+Sm::StepResult Sm::execute_barrier(Warpgroup& wg, uint32_t w, const Instr& in, Time t) {
+  const auto& k = m_ctx.kernel;
+  const Time arrive_done = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.arrive_cycles);
+  switch (in.op) {
+    case Op::kMbArrive:
+    case Op::kMbExpectTx:
+    case Op::kMbArriveExpectTx: {
+      const uint32_t b = barrier_index(wg, in.bar, in);
+      const int64_t v = eval(wg, in.args[0]);
+      Mbarrier& mb = m_mbarriers[b];
+      bool completed = false;
+      if (in.op == Op::kMbArrive) {
+        completed = mb.arrive(static_cast<int32_t>(v));
+      } else if (in.op == Op::kMbExpectTx) {
+        completed = mb.expect_tx(v);
+      } else {
+        mb.tx += v;
+        completed = mb.arrive(1);
+      }
+      if (completed) {
+        mbarrier_changed(wg.cta_slot, b, t);
+      }
+      ++wg.pc;
+      return {Outcome::kSleep, arrive_done};
+    }
+    case Op::kMbWait: {
+      const uint32_t b = barrier_index(wg, in.bar, in);
+      return wait_mbarrier(wg, b, eval(wg, in.args[0]), (in.flags & program::kFlagSuspend) != 0,
+                           t);
+    }
+    case Op::kStageAcquire:
+    case Op::kStageWait:
+    case Op::kStageRelease: {
+      const program::Ring& ring = k.rings[in.ref];
+      const int64_t it = eval(wg, in.args[0]);
+      const int64_t stage = program::floor_mod(it, ring.stages);
+      const int64_t phase = program::floor_div(it, ring.stages);
+      const bool empty_side = in.op != Op::kStageWait;
+      const uint16_t array = empty_side ? ring.empty : ring.full;
+      const uint32_t b = m_ctas[wg.cta_slot].barrier_base + m_barrier_offset[array] +
+                         static_cast<uint32_t>(stage);
+      if (in.op == Op::kStageRelease) {
+        if (m_mbarriers[b].arrive(1)) {
+          mbarrier_changed(wg.cta_slot, b, t);
+        }
+        ++wg.pc;
+        return {Outcome::kSleep, arrive_done};
+      }
+      // The producer's first pass over the ring finds every slot empty (parity trick of PTX).
+      const int64_t parity = in.op == Op::kStageAcquire ? ((phase & 1) ^ 1) : (phase & 1);
+      return wait_mbarrier(wg, b, parity, false, t);
+    }
+    case Op::kBarSync:
+    case Op::kBarArrive:
+      return named_barrier(wg, w, eval(wg, in.args[0]), eval(wg, in.args[1]),
+                           in.op == Op::kBarSync, t);
+    default:
+      throw_input_error(where(in), "instruction {} cannot execute here", program::op_name(in.op));
+  }
+}
+
+void Sm::retire_groups(Warpgroup& wg, Time t) {
+  while (wg.group_count > 0 && wg.groups[wg.group_head] <= t) {
+    wg.group_head = static_cast<uint8_t>((wg.group_head + 1) % kMaxPendingGroups);
+    --wg.group_count;
+  }
+}
+
+Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
+  const auto& tp = m_ctx.config.tensor;
+  switch (in.op) {
+    case Op::kWgmma: {
+      const int64_t n = eval(wg, in.args[0]);
+      const int64_t repeat = eval(wg, in.args[1]);
+      if (n < 8 || n > 256 || n % 8 != 0 || repeat < 0) {
+        throw_input_error(where(in), "wgmma needs N a multiple of 8 in [8, 256] and repeat >= 0, "
+                                     "got N={} repeat={}",
+                          n, repeat);
+      }
+      if (!wg.group_open) {
+        wg.group_open = true;
+        wg.open_group_begin = t;
+        wg.open_group_done = t;
+      }
+      for (int64_t i = 0; i < repeat; ++i) {
+        const Time at = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
+        wg.open_group_done =
+            std::max(wg.open_group_done, m_tensor.issue(in.dtype, static_cast<int>(n), at));
+      }
+      ++wg.pc;
+      const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);
+      if (cycles == 1) {
+        return {Outcome::kContinue, 0};
+      }
+      return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(cycles))};
+    }
+    case Op::kWgmmaCommit: {
+      retire_groups(wg, t);
+      const Time done = wg.group_open ? wg.open_group_done : t;
+      if (wg.group_count == kMaxPendingGroups) {
+        // More committed groups than the hardware tracks: wait for the oldest.
+        set_category(wg, WgCategory::kWaitWgmma, t);
+        return {Outcome::kSleep, wg.groups[wg.group_head]};
+      }
+      if (m_ctx.timeline && wg.group_open) {
+        m_ctx.timeline->tensor(m_id, wg.open_group_begin, done);
+      }
+      wg.groups[(wg.group_head + wg.group_count) % kMaxPendingGroups] = done;
+      ++wg.group_count;
+      wg.group_open = false;
+      ++wg.pc;
+      return {Outcome::kContinue, 0};
+    }
+    default: {
+      const int64_t n = eval(wg, in.args[0]);
+      retire_groups(wg, t);
+      ++wg.pc;
+      if (wg.group_count <= n) {
+        return {Outcome::kContinue, 0};
+      }
+      const auto k = static_cast<size_t>(wg.group_count - std::max<int64_t>(n, 0) - 1);
+      set_category(wg, WgCategory::kWaitWgmma, t);
+      return {Outcome::kSleep, wg.groups[(wg.group_head + k) % kMaxPendingGroups]};
+    }
+  }
+}
+
+Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t) {
+  const auto& s = m_ctx.config.sm;
+  const std::array<double, 6> rate = {s.fp32_ops, s.fp16_ops, s.mufu_ops,
+                                      s.cvt_ops,  s.int_ops,  s.smem_bytes_per_cycle};
+  Time cursor = t;
+  for (size_t u = 0; u < rate.size(); ++u) {
+    const int64_t ops = eval(wg, in.args[u]);
+    if (ops <= 0) {
+      continue;
+    }
+    // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
+    const Time start = std::max(cursor, m_unit_free[u]);
+    const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
+    m_unit_free[u] = start + busy;
+    m_stats.unit_busy[u] += busy;
+    cursor = start + busy;
+  }
+  const int64_t raw = eval(wg, in.args[6]);
+  cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
+  if (cursor <= t) {
+    return {Outcome::kContinue, 0};
+  }
+  Warpgroup& mut = m_wgs[static_cast<size_t>(&wg - m_wgs.data())];
+  set_category(mut, WgCategory::kCompute, t);
+  return {Outcome::kSleep, std::max(cursor, t + m_ctx.sm_clock.cycles(1))};
+}
+
+void Sm::warpgroup_exit(Warpgroup& wg, Time t) {
+  set_category(wg, WgCategory::kIssue, t);
+  set_category(wg, WgCategory::kCompute, t);  // flush the current slice
+  --m_ready;
+  wg.state = WgState::kDone;
+  CtaSlot& c = m_ctas[wg.cta_slot];
+  if (--c.live_wgs == 0) {
+    c.exit_time = t;
+    if (c.pending_stores == 0) {
+      m_ctx.queue.push(t + m_ctx.sm_clock.cycles(m_ctx.config.sm.cta_exit_cycles),
+                       EventKind::kCtaRelease, m_id, wg.cta_slot);
+    }
+  }
+}
+
+void Sm::wake_blocked(uint32_t cta_slot, BlockReason reason, Time at) {
+  const bool all = cta_slot == UINT32_MAX;
+  for (uint32_t i = 0; i < m_wgs.size(); ++i) {
+    Warpgroup& wg = m_wgs[i];
+    if (wg.state == WgState::kBlocked && wg.block == reason && (all || wg.cta_slot == cta_slot)) {
+      if (reason == BlockReason::kStores && wg.pending_store_reads > wg.wait_value) {
+        continue;
+      }
+      sleep(wg, i, at, wg.category, at);
+    }
+  }
+}
+
+void Sm::on_tma_done(uint32_t payload, Time t) {
+  if (payload & TmaEngine::kStoreReadDone) {
+    TmaTransaction& x = m_tma.txn(payload & ~TmaEngine::kStoreReadDone);
+    --m_wgs[x.wg_slot].pending_store_reads;
+    CtaSlot& c = m_ctas[x.cta_slot];
+    --c.pending_stores;
+    c.last_store_read = t;
+    wake_blocked(x.cta_slot, BlockReason::kStores, t);
+    if (c.pending_stores == 0 && c.live_wgs == 0 && c.live) {
+      m_ctx.queue.push(t + m_ctx.sm_clock.cycles(m_ctx.config.sm.cta_exit_cycles),
+                       EventKind::kCtaRelease, m_id, x.cta_slot);
+    }
+    return;
+  }
+  TmaTransaction& x = m_tma.txn(payload);
+  if (x.store) {
+    m_last_write_ack = std::max(m_last_write_ack, t);
+  } else if (m_ctas[x.cta_slot].live) {
+    if (m_mbarriers[x.barrier].complete_tx(x.tx_bytes)) {
+      mbarrier_changed(x.cta_slot, x.barrier, t);
+    }
+  }
+  m_tma.release(payload);
+  wake_blocked(UINT32_MAX, BlockReason::kTmaQueue, t);
+}
+
+bool Sm::on_cta_release(uint32_t slot) {
+  CtaSlot& c = m_ctas[slot];
+  if (!c.live) {
+    return false;
+  }
+  c.live = false;
+  --m_live_ctas;
+  const auto& k = m_ctx.kernel;
+  m_used_threads -= k.threads_per_cta();
+  m_used_regs -= regs_per_cta(k);
+  m_used_smem -= k.smem_bytes;
+  for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
+    m_wgs[i].state = WgState::kFree;
+  }
+  return true;
+}
+
+std::string Sm::describe_blocked() const {
+  const auto& k = m_ctx.kernel;
+  std::string out;
+  for (uint32_t i = 0; i < m_wgs.size(); ++i) {
+    const Warpgroup& wg = m_wgs[i];
+    if (wg.state != WgState::kBlocked) {
+      continue;
+    }
+    const auto& role = k.roles[wg.role];
+    const Instr& in = role.code[wg.wait_pc];
+    std::string what;
+    switch (wg.block) {
+      case BlockReason::kMbarrier: {
+        const CtaSlot& c = m_ctas[wg.cta_slot];
+        uint32_t rel = wg.wait_barrier - c.barrier_base;
+        size_t a = 0;
+        while (rel >= static_cast<uint32_t>(k.barriers[a].size)) {
+          rel -= static_cast<uint32_t>(k.barriers[a].size);
+          ++a;
+        }
+        const Mbarrier& mb = m_mbarriers[wg.wait_barrier];
+        what = fmt::format("mbarrier {}[{}] to complete the phase of parity {} (completed phases "
+                           "{}, arrivals pending {} of {}, tx bytes pending {})",
+                           k.barriers[a].name, rel, wg.wait_value, mb.phase, mb.pending,
+                           mb.expected, mb.tx);
+        break;
+      }
+      case BlockReason::kNamedBarrier: {
+        const NamedBarrier& nb = m_ctas[wg.cta_slot].named[static_cast<size_t>(wg.wait_value)];
+        what = fmt::format("named barrier {} ({} of {} threads arrived)", wg.wait_value,
+                           nb.arrived, nb.expected);
+        break;
+      }
+      case BlockReason::kTmaQueue: what = "a free TMA transaction slot"; break;
+      case BlockReason::kStores:
+        what = fmt::format("bulk stores to drain to {} (pending {})", wg.wait_value,
+                           wg.pending_store_reads);
+        break;
+      case BlockReason::kNone: what = "nothing"; break;
+    }
+    out += fmt::format("  SM {} CTA {} role {} warpgroup {}: at {} ({}) waits for {}\n", m_id,
+                       m_ctas[wg.cta_slot].cta, role.name, wg.vars[program::kVarWg],
+                       format_location(k.source, static_cast<int>(in.line)),
+                       program::op_name(in.op), what);
+  }
+  return out;
+}
+
+}  // namespace asyncsim
