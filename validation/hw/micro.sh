@@ -7,7 +7,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-NAMES="mem_bw tma_latency tma_size tma_issue tma_bw mbarrier wgmma mma_sync mufu"
+NAMES=${MICRO_NAMES:-"mem_bw tma_latency tma_size tma_issue tma_bw mbarrier wgmma mma_sync mufu"}
 NVFLAGS="-gencode=arch=compute_90a,code=sm_90a -O3 -std=c++17 -Xptxas -v -lineinfo"
 
 method() {
