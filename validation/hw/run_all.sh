@@ -33,7 +33,7 @@ snapshot() {  # re-tar everything so far: a run cut short still brings data back
       gemm) timeout ${GEMM_TIMEOUT:-240} python3 validation/hw/gemm.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
       attention) timeout ${ATTN_TIMEOUT:-300} python3 validation/hw/attention.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
       persistent) timeout ${PERS_TIMEOUT:-180} python3 validation/hw/persistent.py --outdir "$DATA" --workdir "$WORK" $SMOKE ;;
-      micro) [ -n "$BPID" ] && wait $BPID; cat "$OUT/build.log"; bash validation/hw/micro.sh run "$DATA" $SMOKE ;;
+      micro) while [ -n "$BPID" ] && kill -0 "$BPID" 2>/dev/null; do sleep 1; done; cat "$OUT/build.log"; bash validation/hw/micro.sh run "$DATA" $SMOKE ;;
     esac
     echo "=== family $f rc=$? in $(( $(date +%s) - t0 )) s"
     snapshot
