@@ -67,7 +67,7 @@ void collect_leaves(const YAML::Node& node, const std::string& prefix, const std
 std::string resolve_path(const std::string& name_or_path, const fs::path& relative_to) {
   if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml")) {
     fs::path p(name_or_path);
-    if (p.is_relative() && !relative_to.empty() && !fs::exists(p)) {
+    if (p.is_relative() && !relative_to.empty()) {
       p = relative_to / p;
     }
     return p.string();

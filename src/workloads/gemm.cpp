@@ -42,6 +42,11 @@ void check(const GemmSpec& s) {
     throw_input_error("--tile", "BK={} must be a multiple of {} and at most {} elements", s.bk,
                       kinstr, kSwizzleBytes / esize);
   }
+  if (s.k * esize % 16 != 0 || s.n * 2 % 16 != 0) {
+    throw_input_error("--k/--n", "TMA needs 16-byte row strides: K*{} = {} B and N*2 = {} B must "
+                      "be multiples of 16 (K and N multiples of {} and 8)",
+                      esize, s.k * esize, s.n * 2, 16 / esize);
+  }
   if (s.bm > 256) {
     throw_input_error("--tile", "BM={} exceeds the 256-row TMA box", s.bm);
   }

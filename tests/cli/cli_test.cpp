@@ -1,0 +1,114 @@
+// The asyncsim binary end to end: exit codes and messages for good and bad input.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+};
+
+Outcome run(const std::string& args) {
+  const std::string cmd = std::string(ASYNCSIM_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (p && fgets(buf.data(), buf.size(), p)) {
+    out += buf.data();
+  }
+  const int status = p ? pclose(p) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Cli, GemmJsonHasTheContractKeys) {
+  const Outcome o = run("gemm --gpu h200 --m 512 --n 512 --k 256 --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  for (const char* key : {"\"cycles\"", "\"time_us\"", "\"sm_clock_mhz\"", "\"tflops\"",
+                          "\"ctas\"", "\"dram_read_bytes\"", "\"dram_write_bytes\"",
+                          "\"l2_read_bytes\"", "\"l2_write_bytes\"", "\"tensor_active_fraction\"",
+                          "\"tma_bytes\"", "\"stall_cycles\""}) {
+    EXPECT_NE(o.out.find(key), std::string::npos) << key << " missing in " << o.out;
+  }
+}
+
+TEST(Cli, SmClockChangesOnlyTheSmDomain) {
+  const Outcome fast = run("gemm --m 512 --n 512 --k 256 --json --sm-clock-mhz 1980");
+  const Outcome slow = run("gemm --m 512 --n 512 --k 256 --json --sm-clock-mhz 990");
+  ASSERT_EQ(fast.code, 0);
+  ASSERT_EQ(slow.code, 0);
+  EXPECT_NE(slow.out.find("\"sm_clock_mhz\":990"), std::string::npos) << slow.out;
+  // Memory latencies are fixed in nanoseconds, so at half the SM clock they cost fewer SM
+  // cycles: the kernel takes fewer cycles but more time.
+  const auto cycles = [](const std::string& s) {
+    return std::stoll(s.substr(s.find("\"cycles\":") + 9));
+  };
+  EXPECT_LT(cycles(slow.out), cycles(fast.out));
+}
+
+TEST(Cli, UnknownConfigKeyIsExit2NamingTheFlag) {
+  const Outcome o = run("gemm --m 256 --n 256 --k 256 --set l2.nonexistent=3");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find("--set l2.nonexistent=3"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("unknown config key 'l2.nonexistent'"), std::string::npos) << o.out;
+}
+
+TEST(Cli, UnknownKeyInConfigFileNamesFileAndLine) {
+  const std::string path = write_temp("bad_gpu.yaml",
+                                      "name: bad\nbase: " ASYNCSIM_SOURCE_DIR
+                                      "/configs/h200.yaml\nsm:\n  countt: {value: 3, source: x}\n");
+  const Outcome o = run("gemm --gpu " + path + " --m 256 --n 256 --k 256");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find(path + ":4"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("unknown config key 'sm.countt'"), std::string::npos) << o.out;
+}
+
+TEST(Cli, BadFlagValueIsExit2) {
+  EXPECT_EQ(run("gemm --tile 128x128").code, 2);
+  EXPECT_EQ(run("gemm --m -5").code, 2);
+  EXPECT_EQ(run("gemm --gpu no_such_gpu").code, 2);
+  EXPECT_EQ(run("frobnicate").code, 2);
+}
+
+TEST(Cli, ImpossibleResourceRequestIsExit2) {
+  const Outcome o = run("gemm --tile 256x256x64 --warps 8 --stages 6");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find("shared memory"), std::string::npos) << o.out;
+}
+
+TEST(Cli, ParamsListsEveryParameterWithSource) {
+  const Outcome o = run("params --gpu h200");
+  ASSERT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("tma.issue_gap_cycles"), std::string::npos);
+  EXPECT_NE(o.out.find("FlashGPU-sim"), std::string::npos);
+}
+
+TEST(Cli, StatsAndTimelineFilesAreWritten) {
+  const std::string stats = ::testing::TempDir() + "stats.json";
+  const std::string tl = ::testing::TempDir() + "timeline.json";
+  const Outcome o = run("gemm --m 256 --n 256 --k 256 --stats " + stats + " --timeline " + tl);
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream s(stats);
+  std::string text((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("sm[0].tma.load_bytes"), std::string::npos);
+  EXPECT_NE(text.find("l2.slice[0].read_hits"), std::string::npos);
+  std::ifstream t(tl);
+  std::string trace((std::istreambuf_iterator<char>(t)), std::istreambuf_iterator<char>());
+  EXPECT_NE(trace.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(trace.find("TMA load A"), std::string::npos);
+  EXPECT_NE(trace.find("wgmma group"), std::string::npos);
+  std::ifstream cfg(stats + ".config.yaml");
+  EXPECT_TRUE(cfg.good()) << "resolved config not written next to the stats";
+}
+
+}  // namespace

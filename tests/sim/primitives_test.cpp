@@ -1,0 +1,200 @@
+// Exact-cycle tests of each primitive on tiny programs, on the round-number GPU of
+// tests/data/simple_gpu.yaml (all clocks 1 GHz: 1 cycle = 1 ns). Each expected number is
+// derived in the comment above it from the parameters of that file and configs/h200.yaml.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+#include "util/error.h"
+
+namespace asyncsim {
+namespace {
+
+using program::DType;
+using program::KernelBuilder;
+using testing::map2d;
+using testing::simple_gpu;
+
+// One CTA, one warpgroup: arm a barrier, load a 2x64 fp16 box (two 128-B lines), wait, exit.
+TEST(Primitives, OneTmaLoad) {
+  KernelBuilder b("one_tma");
+  b.add_map(map2d("T", 2, 64, 2, 64, 1 << 20));
+  b.add_barrier("full", 1, 1);
+  b.begin_role("main", 1);
+  b.mb_arrive_expect_tx("full", "0", "256");
+  b.tma_load("T", {"0", "0"}, "full", "0");
+  b.mb_wait("full", "0", "0");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // cycle 0: arrive.expect_tx (1 cycle). cycle 1: TMA accepted; generation starts after
+  // launch 40 + tensor-map setup 130 = 171. Line 0 is emitted at 171 (4 sectors at 32 B/cycle
+  // = 4 cycles), line 1 at 175. Line 0: +100 to the slice (half of the 200-cycle round trip) =
+  // 271, miss, DRAM channel busy 1 cycle (128 B at 128 B/cycle) + 300 latency = 572, +100 back
+  // = 672. Line 1: slice at 275, channel free at 272 -> 276 + 300 = 576, back at 676.
+  // complete_tx at 676; the waiter sees the phase flip after barrier.wake_cycles = 42: 718.
+  // EXIT at 718; no exit overhead.
+  EXPECT_EQ(r.cycles, 718);
+  EXPECT_EQ(r.dram_read_bytes, 256u);
+  EXPECT_EQ(r.tma_bytes, 256u);
+  EXPECT_EQ(r.tma_requests, r.tma_responses);
+}
+
+// Four dependent m64n128k16 wgmma in one group, then wait_group 0.
+TEST(Primitives, WgmmaChain) {
+  KernelBuilder b("wgmma_chain");
+  b.begin_role("main", 1);
+  b.wgmma("128", "4", DType::kF16, false);
+  b.wgmma_commit();
+  b.wgmma_wait("0");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // Service of one m64n128k16: 2*64*128*16 / 4096 = 64 cycles. Issued at 0,1,2,3 but the pipe
+  // serialises them: they finish service at 64, 128, 192, 256; the last completes 24 cycles of
+  // latency later, at 280. The warpgroup issues for 4 cycles (one slot per wgmma), commits at
+  // 4, enters wait_group 0 at 5 and waits until 280: 275 cycles waiting.
+  EXPECT_EQ(r.cycles, 280);
+  EXPECT_DOUBLE_EQ(r.flops, 4 * 2.0 * 64 * 128 * 16);
+  EXPECT_EQ(r.stall_cycles.at("main").at("wait_wgmma"), 275);
+}
+
+// wait_group 1 keeps one group in flight: the second group's issue overlaps the first.
+TEST(Primitives, WaitGroupKeepsOneInFlight) {
+  KernelBuilder b("wait_group");
+  b.begin_role("main", 1);
+  b.loop("k", "0", "3");
+  b.wgmma("256", "1", DType::kF16, false);
+  b.wgmma_commit();
+  b.wgmma_wait("1");
+  b.end_loop();
+  b.wgmma_wait("0");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // m64n256k16 serves for 128 cycles. Group 0 issues at 0 (done 128+24=152); wait_group 1 at
+  // cycle 2 passes (one pending). Group 1 issues at 3: starts at 128, done 256+24=280; its
+  // wait_group 1 at 5 must wait for group 0 (152). Group 2 issues at 152: starts at 256, done
+  // 384+24 = 408; wait_group 1 at 154 waits for group 1 (280). Final wait_group 0 at 280 waits
+  // for 408. Exit at 408.
+  EXPECT_EQ(r.cycles, 408);
+}
+
+// Two warpgroups ping-pong through named barriers: each runs a 100-cycle COMPUTE, then lets the
+// other go. bar.arrive/bar.sync with 256 threads on ids 1 and 2.
+TEST(Primitives, NamedBarrierPingPong) {
+  KernelBuilder b("pingpong");
+  b.begin_role("a", 1);
+  b.loop("i", "0", "2");
+  KernelBuilder::ComputeOps ops;
+  ops.cycles = "100";
+  b.compute(ops);
+  b.bar_arrive("1", "256");
+  b.bar_sync("2", "256");
+  b.end_loop();
+  b.end_role();
+  b.begin_role("b", 1);
+  b.loop("i", "0", "2");
+  b.bar_sync("1", "256");
+  b.compute(ops);
+  b.bar_arrive("2", "256");
+  b.end_loop();
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // a: compute 0-100; arrive(1) at 100 completes barrier 1 (b has waited since 0) -> b released
+  // at 100+20 = 120; a continues: bar.sync(2) at 101 blocks. b: compute 120-220 (issued at 120),
+  // arrive(2) at 220 -> a released at 240. a: compute 240-340, arrive(1) at 340. b, after its
+  // arrive at 220, loops: bar.sync(1) at 221 blocks; released at 340+20 = 360; compute 360-460;
+  // arrive(2) at 460 releases a at 480. a exits at 480 (after its loop ends) and b at 461.
+  EXPECT_EQ(r.cycles, 480);
+  EXPECT_EQ(r.stall_cycles.at("a").at("compute"), 200);
+  EXPECT_EQ(r.stall_cycles.at("b").at("compute"), 200);
+}
+
+// A two-stage producer/consumer ring: the producer streams four 128-B bulk loads through
+// ring.full; the consumer waits on full, runs one m64n256k16 and releases the slot.
+TEST(Primitives, TwoStageRing) {
+  KernelBuilder b("ring");
+  b.add_ring("ring", 2, 1);
+  b.begin_role("producer", 1);
+  b.loop("k", "0", "4");
+  b.stage_acquire("ring", "k");
+  b.mb_arrive_expect_tx("ring.full", "k % 2", "128");
+  b.bulk_load("1048576 + k * 128", "128", "ring.full", "k % 2");
+  b.end_loop();
+  b.end_role();
+  b.begin_role("consumer", 1);
+  b.loop("k", "0", "4");
+  b.stage_wait("ring", "k");
+  b.wgmma("256", "1", DType::kF16, false);
+  b.wgmma_commit();
+  b.wgmma_wait("0");
+  b.stage_release("ring", "k");
+  b.end_loop();
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // Producer P, consumer C (GTO prefers the older P when both are ready).
+  //  0: P acquires empty[0] (first pass is free): try_wait 42 -> 42. 1: C waits full[0].
+  // 42: P arms full[0]. 43: P bulk load 0 (ready 43+40 = 83; P held by the issue gap to 87);
+  //     its line reaches L2 at 183, DRAM 184+300 = 484, back at 584.
+  // 87: P acquires empty[1] (free) -> 129; arms -> 130; load 1 ready 170 -> back at 671.
+  // 174: P acquires empty[0] for k=2 and blocks (C has not released it).
+  // 584: full[0] completes; C wakes at 626, wgmma 626..754 (+24) = 778, release at 778 wakes P
+  //      at 820. 779: C waits full[1] (complete) -> 821.
+  // 820: P arms; 821: P loads 2 (ready 861, back at 1362); C's wgmma at 822 -> 974.
+  // 865: P blocks acquiring empty[1]; 974: C releases slot 1 (P wakes 1016), 975: C blocks on
+  //      full[0] phase 2. 1017: P loads 3 (ready 1057, back at 1558); 1061: P exits.
+  // 1362: full[0] completes, C at 1404: wgmma -> 1556, release; 1557 C blocks on full[1];
+  // 1558: full[1] completes, C at 1600: wgmma -> 1752, release at 1752, exit at 1753.
+  EXPECT_EQ(r.cycles, 1753);
+  EXPECT_EQ(r.dram_read_bytes, 4u * 128);
+}
+
+TEST(Primitives, DeterministicJson) {
+  KernelBuilder b("det");
+  b.add_map(map2d("T", 256, 64, 64, 64, 1 << 20));
+  b.add_barrier("full", 2, 1);
+  b.begin_role("main", 1);
+  b.loop("k", "0", "4");
+  b.mb_arrive_expect_tx("full", "k % 2", "8192");
+  b.tma_load("T", {"0", "k * 64"}, "full", "k % 2");
+  b.mb_wait("full", "k % 2", "(k / 2) % 2");
+  b.end_loop();
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const auto a = simulate(k, simple_gpu()).to_json().dump();
+  const auto c = simulate(k, simple_gpu()).to_json().dump();
+  EXPECT_EQ(a, c);
+}
+
+TEST(Primitives, DeadlockIsReportedWithBarrierState) {
+  KernelBuilder b("deadlock");
+  b.add_barrier("full", 1, 2);  // expects two arrivals but only one warpgroup arrives
+  b.begin_role("main", 1);
+  b.mb_arrive("full", "0");
+  b.mb_wait("full", "0", "0");
+  b.end_role();
+  try {
+    simulate(b.finish(), simple_gpu());
+    FAIL() << "expected a deadlock";
+  } catch (const DeadlockError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("deadlock"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("mbarrier full[0]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("arrivals pending 1 of 2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("role main"), std::string::npos) << msg;
+  }
+}
+
+TEST(Primitives, CtaThatDoesNotFitIsAnInputError) {
+  KernelBuilder b("too_big");
+  b.set_resources(128, 300000);
+  b.begin_role("main", 1);
+  b.end_role();
+  try {
+    simulate(b.finish(), simple_gpu());
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("300000 bytes of shared memory"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace asyncsim

@@ -1,0 +1,31 @@
+// Helpers for simulator tests: the round-number test GPU and a one-CTA kernel builder.
+#pragma once
+
+#include <string>
+
+#include "config/gpu_config.h"
+#include "program/builder.h"
+#include "sim/simulator.h"
+
+namespace asyncsim::testing {
+
+inline GpuConfig simple_gpu(const std::vector<std::string>& sets = {}) {
+  return load_gpu_config(std::string(ASYNCSIM_SOURCE_DIR) + "/tests/data/simple_gpu.yaml", sets);
+}
+
+// A 2-D fp16 tensor map of `rows` x `cols` elements (cols contiguous) with a box of
+// box_rows x box_cols, based at `base`.
+inline program::TensorMap map2d(const std::string& name, int64_t rows, int64_t cols, int box_rows,
+                                int box_cols, uint64_t base) {
+  program::TensorMap m;
+  m.name = name;
+  m.dtype = program::DType::kF16;
+  m.rank = 2;
+  m.dims = {cols, rows, 1, 1, 1};
+  m.strides = {2, cols * 2, 0, 0, 0};
+  m.box = {box_cols, box_rows, 1, 1, 1};
+  m.base = base;
+  return m;
+}
+
+}  // namespace asyncsim::testing

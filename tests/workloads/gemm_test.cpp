@@ -1,0 +1,130 @@
+// The GEMM generator against the spec's formulas, and the traffic it creates.
+#include <gtest/gtest.h>
+
+#include "../sim/test_util.h"
+#include "util/error.h"
+#include "workloads/gemm.h"
+
+namespace asyncsim {
+namespace {
+
+using workloads::GemmSpec;
+using workloads::GemmVariant;
+
+double sum_counter(const SimResult& r, const std::string& suffix) {
+  double total = 0;
+  for (const auto& [k, v] : r.counters) {
+    if (k.size() >= suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      total += v;
+    }
+  }
+  return total;
+}
+
+struct Shape {
+  int64_t m, n, k;
+  const char* tile;
+  int warps;
+};
+
+class GemmCounts : public ::testing::TestWithParam<Shape> {};
+
+// wgmma instructions, TMA transactions and bytes follow from the spec for every variant:
+// tiles x cdiv(K,BK) iterations x (BM/#WG/64)*(BK/16) wgmma per warpgroup; two loads per
+// iteration of full boxes (out-of-bounds parts included, as TMA counts them); cdiv(BN,64)
+// stores of BM x 64 per tile.
+TEST_P(GemmCounts, MatchSpecFormulas) {
+  const Shape sh = GetParam();
+  const GpuConfig cfg = load_gpu_config("h200");
+  for (GemmVariant v : {GemmVariant::kPipelined, GemmVariant::kWarpSpecialized,
+                        GemmVariant::kPersistent}) {
+    GemmSpec s;
+    s.m = sh.m;
+    s.n = sh.n;
+    s.k = sh.k;
+    s.warps = sh.warps;
+    s.variant = v;
+    workloads::parse_tile(sh.tile, s, "--tile");
+    const auto c = workloads::gemm_counts(s);
+    const int64_t tm = (s.m + s.bm - 1) / s.bm;
+    const int64_t tn = (s.n + s.bn - 1) / s.bn;
+    const int64_t kt = (s.k + s.bk - 1) / s.bk;
+    ASSERT_EQ(c.ctas, tm * tn);
+    ASSERT_EQ(c.k_iterations, kt);
+    ASSERT_EQ(c.wgmma_per_iteration, (s.bm / (s.warps / 4) / 64) * (s.bk / 16));
+    const SimResult r = simulate(workloads::build_gemm(s, cfg), cfg);
+    EXPECT_EQ(sum_counter(r, ".tensor.instructions"), static_cast<double>(c.wgmma_instructions));
+    EXPECT_EQ(sum_counter(r, ".tma.transactions"),
+              static_cast<double>(c.tma_loads + c.tma_stores));
+    EXPECT_EQ(sum_counter(r, ".tma.load_bytes"),
+              static_cast<double>(tm * tn * kt * (s.bm + s.bn) * s.bk * 2));
+    EXPECT_EQ(sum_counter(r, ".tma.store_bytes"), static_cast<double>(tm * tn * s.bm * s.bn * 2));
+    EXPECT_DOUBLE_EQ(r.flops, 2.0 * static_cast<double>(tm * s.bm * tn * s.bn * kt * s.bk));
+    EXPECT_EQ(r.tma_requests, r.tma_responses);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, GemmCounts,
+                         ::testing::Values(Shape{256, 256, 256, "128x128x64", 4},
+                                           Shape{300, 200, 104, "128x128x64", 4},
+                                           Shape{129, 520, 200, "128x256x64", 8},
+                                           Shape{512, 384, 1024, "128x128x64", 8}));
+
+// With everything resident in L2, DRAM reads are exactly the in-bounds bytes of A and B once:
+// out-of-bounds rows of clipped tiles (M=300, N=200 are not multiples of 128) add none.
+TEST(GemmTraffic, ClippedTilesReadEachInBoundsByteOnce) {
+  GemmSpec s;
+  s.m = 300;
+  s.n = 200;
+  s.k = 128;
+  const GpuConfig cfg = load_gpu_config("h200");
+  const SimResult r = simulate(workloads::build_gemm(s, cfg), cfg);
+  EXPECT_EQ(r.dram_read_bytes, static_cast<uint64_t>((300 + 200) * 128 * 2));
+  EXPECT_EQ(r.dram_write_bytes, static_cast<uint64_t>(300 * 200 * 2));
+  EXPECT_GT(sum_counter(r, ".tma.oob_sectors"), 0);
+}
+
+TEST(GemmTraffic, SameResultTwice) {
+  GemmSpec s;
+  s.m = 1024;
+  s.n = 512;
+  s.k = 512;
+  const GpuConfig cfg = load_gpu_config("h200");
+  const auto k = workloads::build_gemm(s, cfg);
+  EXPECT_EQ(simulate(k, cfg).to_json().dump(), simulate(k, cfg).to_json().dump());
+}
+
+TEST(GemmSpecErrors, ImpossibleTilesNameTheFlag) {
+  const GpuConfig cfg = load_gpu_config("h200");
+  GemmSpec s;
+  s.bm = 96;  // not a multiple of 64 rows per warpgroup
+  EXPECT_THROW(workloads::build_gemm(s, cfg), InputError);
+  GemmSpec odd_k;
+  odd_k.k = 100;  // a 200-byte row stride is not TMA-legal
+  try {
+    workloads::build_gemm(odd_k, cfg);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("16-byte row strides"), std::string::npos) << e.what();
+  }
+  try {
+    workloads::parse_tile("128x128", s, "--tile");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--tile"), std::string::npos);
+  }
+  GemmSpec big;
+  big.bm = 256;
+  big.bn = 256;
+  big.warps = 8;
+  big.stages = 6;  // 6 x 64 KB of stages cannot fit in 227 KB
+  try {
+    simulate(workloads::build_gemm(big, cfg), cfg);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace asyncsim
