@@ -108,6 +108,15 @@ std::string shape_label(const MeasuredRow& r) {
                      a.causal ? " causal" : "");
 }
 
+std::string sim_cells(const MeasuredRow& r, double wave) {
+  if (r.sim_dram_read_bytes < 0) {
+    return " - | - | - |";
+  }
+  const double sim = static_cast<double>(r.sim_dram_read_bytes);
+  return fmt::format(" {:.2f} | {:+.1f} | {:+.1f} |", sim / kMB,
+                     error_pct(sim, static_cast<double>(r.dram_read_bytes)), error_pct(sim, wave));
+}
+
 }  // namespace
 
 std::vector<MeasuredRow> parse_measured_csv(std::string_view text, const std::string& file,
@@ -152,10 +161,14 @@ std::vector<MeasuredRow> parse_measured_csv(std::string_view text, const std::st
 }
 
 std::string measured_table(const std::vector<MeasuredRow>& rows, const GpuConfig& gpu) {
+  const bool any_sim = std::any_of(rows.begin(), rows.end(),
+                                   [](const MeasuredRow& r) { return r.sim_dram_read_bytes >= 0; });
   std::string out =
       "| kernel | variant | split | shape | DRAM rd meas MB | ideal MB | err % | wave MB | err % | "
-      "DRAM wr meas MB | model MB | err % | L2 meas MB | model MB | err % | boxes err % |\n"
-      "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+      "DRAM wr meas MB | model MB | err % | L2 meas MB | model MB | err % | boxes err % |";
+  out += any_sim ? " sim rd MB | sim err % | sim vs wave % |\n" : "\n";
+  out += "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+  out += any_sim ? "--:|--:|--:|\n" : "\n";
   ErrorSums sums;
   for (const MeasuredRow& r : rows) {
     const Estimate e =
@@ -170,10 +183,12 @@ std::string measured_table(const std::vector<MeasuredRow>& rows, const GpuConfig
     const double boxes = static_cast<double>(e.l2_bytes_boxes);
     out += fmt::format(
         "| {} | {} | {} | {}{} | {:.2f} | {:.2f} | {:+.1f} | {:.2f} | {:+.1f} | {:.2f} | {:.2f} | "
-        "{:+.1f} | {:.2f} | {:.2f} | {:+.1f} | {:+.1f} |\n",
+        "{:+.1f} | {:.2f} | {:.2f} | {:+.1f} | {:+.1f} |",
         r.kernel, r.variant, r.split, shape_label(r), e.reuse_fits ? "" : " (wave)", rd / kMB,
         ideal / kMB, error_pct(ideal, rd), wave / kMB, error_pct(wave, rd), wr / kMB, write / kMB,
         error_pct(write, wr), l2 / kMB, l2m / kMB, error_pct(l2m, l2), error_pct(boxes, l2));
+    out += any_sim ? sim_cells(r, wave) : "";
+    out += "\n";
     const std::string family = r.is_gemm ? "gemm" : "attention";
     for (const std::string& group : {family + " all", family + " " + r.split}) {
       sums.add(group + "|dram read, ideal", error_pct(ideal, rd));
@@ -182,6 +197,10 @@ std::string measured_table(const std::vector<MeasuredRow>& rows, const GpuConfig
       sums.add(group + "|dram total, wave", error_pct(wave + write, rd + wr));
       sums.add(group + "|dram write", error_pct(write, wr));
       sums.add(group + "|l2", error_pct(l2m, l2));
+      if (r.sim_dram_read_bytes >= 0) {
+        sums.add(group + "|dram read, simulator",
+                 error_pct(static_cast<double>(r.sim_dram_read_bytes), rd));
+      }
     }
   }
   out += "\n| rows | quantity | MAPE % | n |\n|---|---|--:|--:|\n";

@@ -21,6 +21,10 @@ struct MeasuredRow {
   int64_t dram_read_bytes = 0;
   int64_t dram_write_bytes = 0;
   int64_t l2_bytes = 0;  // lts__t_bytes.sum
+  // The cycle-level simulator's DRAM bytes for the same workload, when the caller ran it
+  // (`analyze table --sim`); -1 when not simulated.
+  int64_t sim_dram_read_bytes = -1;
+  int64_t sim_dram_write_bytes = -1;
 };
 
 // Parses one CSV (lines starting with '#' are provenance; the first other line names the
@@ -30,7 +34,8 @@ std::vector<MeasuredRow> parse_measured_csv(std::string_view text, const std::st
                                             int& skipped);
 
 // A Markdown table, one line per row: measured DRAM read/write and L2 bytes beside the ideal
-// and wave models with signed errors, then MAPE summaries per kernel family and split.
+// and wave models with signed errors (and the simulator's DRAM reads where present), then MAPE
+// summaries per kernel family and split.
 std::string measured_table(const std::vector<MeasuredRow>& rows, const GpuConfig& gpu);
 
 }  // namespace asyncsim::analytic

@@ -14,7 +14,9 @@
 #include "analytic/report.h"
 #include "cli/commands.h"
 #include "config/gpu_config.h"
+#include "sim/simulator.h"
 #include "util/error.h"
+#include "workloads/gemm.h"
 
 namespace asyncsim::cli {
 namespace {
@@ -141,11 +143,43 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// Runs the cycle-level simulator on the GEMM rows (attention has no generator yet) whose grid
+// is at most `max_ctas`, so the table shows both paths' DRAM bytes side by side.
+void simulate_rows(std::vector<analytic::MeasuredRow>& rows, const GpuConfig& gpu,
+                   int64_t max_ctas) {
+  for (analytic::MeasuredRow& r : rows) {
+    const int64_t ctas = ((r.gemm.m + r.gemm.block_m - 1) / r.gemm.block_m) *
+                         ((r.gemm.n + r.gemm.block_n - 1) / r.gemm.block_n);
+    if (!r.is_gemm || ctas > max_ctas) {
+      continue;
+    }
+    workloads::GemmSpec spec;
+    spec.m = r.gemm.m;
+    spec.n = r.gemm.n;
+    spec.k = r.gemm.k;
+    spec.bm = r.gemm.block_m;
+    spec.bn = r.gemm.block_n;
+    spec.bk = r.gemm.block_k;
+    spec.stages = r.gemm.stages;
+    spec.warps = r.gemm.warps;
+    spec.variant = r.kernel == "gemm_ws" ? workloads::GemmVariant::kWarpSpecialized
+                                         : workloads::GemmVariant::kPipelined;
+    const SimResult sim = simulate(workloads::build_gemm(spec, gpu), gpu);
+    r.sim_dram_read_bytes = static_cast<int64_t>(sim.dram_read_bytes);
+    r.sim_dram_write_bytes = static_cast<int64_t>(sim.dram_write_bytes);
+    std::fprintf(stderr, "simulated %s %s %lldx%lldx%lld\n", r.kernel.c_str(), r.variant.c_str(),
+                 static_cast<long long>(spec.m), static_cast<long long>(spec.n),
+                 static_cast<long long>(spec.k));
+  }
+}
+
 // Hidden: measured (Nsight Compute) traffic vs both models, for docs/analytic.md.
 void add_table(CLI::App& parent) {
   struct Opts {
     AnalyzeOptions common;
     std::vector<std::string> files;
+    bool sim = false;
+    int64_t sim_max_ctas = 1024;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = parent.add_subcommand("table", "measured vs modelled traffic from CSVs");
@@ -153,6 +187,9 @@ void add_table(CLI::App& parent) {
   cmd->add_option("csv", o->files, "validation/data/<gpu>/{gemm,attention}.csv")->required();
   cmd->add_option("--gpu", o->common.gpu, "GPU config")->capture_default_str();
   cmd->add_option("--set", o->common.sets, "override a parameter: key=value (repeatable)");
+  cmd->add_flag("--sim", o->sim, "also run the cycle-level simulator on the GEMM rows");
+  cmd->add_option("--sim-max-ctas", o->sim_max_ctas, "skip simulating grids larger than this")
+      ->capture_default_str();
   cmd->callback([o]() {
     const GpuConfig gpu = load_gpu_config(o->common.gpu, o->common.sets);
     std::vector<analytic::MeasuredRow> rows;
@@ -161,6 +198,9 @@ void add_table(CLI::App& parent) {
       const std::vector<analytic::MeasuredRow> part =
           analytic::parse_measured_csv(read_file(file), file, skipped);
       rows.insert(rows.end(), part.begin(), part.end());
+    }
+    if (o->sim) {
+      simulate_rows(rows, gpu, o->sim_max_ctas);
     }
     std::printf("%s", analytic::measured_table(rows, gpu).c_str());
     std::printf("\n%zu rows compared, %d rows of unmodelled kernels skipped (gpu %s)\n",

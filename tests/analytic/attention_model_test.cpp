@@ -39,7 +39,7 @@ TEST(AttentionModel, NonCausalMatchesSimFaEquations) {
 
 TEST(AttentionModel, OccupancyOfTheD64KernelIsRegisterLimited) {
   // Shared 16 KiB Q + 3·2·8 KiB K/V = 64 KiB → 3 per SM; registers (128·64 + 128·64 + 128·64/2)
-  // / 256 threads + 32 = 112 per thread → 28672 per CTA → 2 per SM.
+  // / 256 threads + 40 = 120 per thread → 30720 per CTA → 2 per SM.
   const Estimate e = estimate_attention(attn(2, 2, 256), small_gpu(132, 1 << 25));
   EXPECT_EQ(e.occupancy.ctas_per_sm, 2);
   EXPECT_EQ(e.occupancy.limit, OccupancyLimit::kRegisters);

@@ -36,7 +36,7 @@ TEST(GemmModel, DivisibleShapeCountsEveryTensorOnce) {
 
 TEST(GemmModel, OccupancyIsSharedMemoryLimitedForTheDefaultTile) {
   // Ring 3·(128+128)·64·2 = 98304 B (+24 B barriers, +1 KiB reserve) → 2 per 228 KiB;
-  // registers 160/thread · 128 threads → 3; so shared memory decides.
+  // registers 168/thread · 128 threads → 3; so shared memory decides.
   const Estimate e = estimate_gemm(gemm(256, 256, 256), small_gpu(132, 1 << 25));
   EXPECT_EQ(e.occupancy.ctas_per_sm, 2);
   EXPECT_EQ(e.occupancy.limit, OccupancyLimit::kSharedMemory);
