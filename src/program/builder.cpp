@@ -345,6 +345,7 @@ void KernelBuilder::loop(const std::string& var, const std::string& begin, const
   in.args[1] = e;
   m_open.push_back(Open{Op::kLoop, static_cast<uint32_t>(role().code.size() - 1)});
   m_scope.loops.push_back(var);
+  role().loop_names.push_back(var);
 }
 
 void KernelBuilder::end_loop() {

@@ -117,6 +117,7 @@ struct Role {
   int warpgroups = 1;
   std::vector<Instr> code;
   int line = 0;
+  std::vector<std::string> loop_names{};  // counter of each kLoop in code order (for printing)
 };
 
 struct Kernel {
