@@ -20,19 +20,97 @@ bool is_control(Op op) {
 // Barrier arrays an instruction waits on / arrives on.
 int waits_on(const Kernel& k, const Instr& in) {
   switch (in.op) {
-    case Op::kMbWait: return in.bar.array;
-    case Op::kStageAcquire: return k.rings[in.ref].empty;
-    case Op::kStageWait: return k.rings[in.ref].full;
-    default: return -1;
+    case Op::kMbWait:
+      return in.bar.array;
+    case Op::kStageAcquire:
+      return k.rings[in.ref].empty;
+    case Op::kStageWait:
+      return k.rings[in.ref].full;
+    default:
+      return -1;
   }
 }
 
 int arrives_on(const Kernel& k, const Instr& in) {
   switch (in.op) {
     case Op::kMbArrive:
-    case Op::kMbArriveExpectTx: return in.bar.array;
-    case Op::kStageRelease: return k.rings[in.ref].empty;
-    default: return -1;
+    case Op::kMbArriveExpectTx:
+      return in.bar.array;
+    case Op::kStageRelease:
+      return k.rings[in.ref].empty;
+    default:
+      return -1;
+  }
+}
+
+bool uses_map(Op op) {
+  return op == Op::kTmaLoad || op == Op::kTmaStore;
+}
+bool uses_ring(Op op) {
+  return op == Op::kStageAcquire || op == Op::kStageWait || op == Op::kStageRelease;
+}
+bool uses_barrier(Op op) {
+  return op == Op::kTmaLoad || op == Op::kBulkLoad || op == Op::kMbArrive ||
+         op == Op::kMbExpectTx || op == Op::kMbArriveExpectTx || op == Op::kMbWait;
+}
+
+// References into the kernel's tables; checked first so later checks may index freely.
+void check_references(const Kernel& k, const Instr& in) {
+  if (uses_map(in.op) && in.ref >= k.maps.size()) {
+    throw_input_error(at(k, in.line), "{} refers to tensor map #{} but the kernel has {}",
+                      op_name(in.op), in.ref, k.maps.size());
+  }
+  if (uses_ring(in.op) && in.ref >= k.rings.size()) {
+    throw_input_error(at(k, in.line),
+                      "{} refers to ring #{} but the kernel has {} (STAGE_* "
+                      "instructions work on rings)",
+                      op_name(in.op), in.ref, k.rings.size());
+  }
+  if (uses_barrier(in.op) && in.bar.array >= k.barriers.size()) {
+    throw_input_error(at(k, in.line), "{} refers to mbarrier array #{} but the kernel has {}",
+                      op_name(in.op), in.bar.array, k.barriers.size());
+  }
+}
+
+// A TMA copy gives exactly one coordinate per dimension of its tensor map.
+void check_coordinates(const Kernel& k, const Instr& in) {
+  const TensorMap& m = k.maps[in.ref];
+  int given = 0;
+  while (given < kMaxArgs && in.args[given] != kNoExpr) {
+    ++given;
+  }
+  if (given != m.rank) {
+    throw_input_error(at(k, in.line), "{} on tensor map '{}' (rank {}) has {} coordinates",
+                      op_name(in.op), m.name, m.rank, given);
+  }
+}
+
+// Fails when `id` is a constant below `min`.
+void check_at_least(const Kernel& k, const Instr& in, ExprId id, int64_t min, const char* what) {
+  int64_t v = 0;
+  if (k.exprs.is_constant(id, &v) && v < min) {
+    throw_input_error(at(k, in.line), "{} {} must be >= {}, got {}", op_name(in.op), what, min, v);
+  }
+}
+
+void check_wgmma(const Kernel& k, const Instr& in) {
+  int64_t n = 0;
+  if (k.exprs.is_constant(in.args[0], &n) && (n < 8 || n > 256 || n % 8 != 0)) {
+    throw_input_error(at(k, in.line), "wgmma N must be a multiple of 8 in [8, 256], got {}", n);
+  }
+  if (in.dtype == DType::kF32) {
+    throw_input_error(at(k, in.line),
+                      "wgmma does not take f32 inputs (expected f16, bf16, tf32, e4m3 or e5m2)");
+  }
+  check_at_least(k, in, in.args[1], 1, "repeat");
+}
+
+// cp.async.bulk copies a positive multiple of 16 bytes.
+void check_bulk_size(const Kernel& k, const Instr& in) {
+  int64_t bytes = 0;
+  if (k.exprs.is_constant(in.args[1], &bytes) && (bytes <= 0 || bytes % 16 != 0)) {
+    throw_input_error(at(k, in.line), "{} size must be a positive multiple of 16 bytes, got {}",
+                      op_name(in.op), bytes);
   }
 }
 
@@ -116,6 +194,46 @@ void check_tx_bytes(const Kernel& k, const Role& role) {
   flush();
 }
 
+// Operand checks of one instruction. Loops whose constant begin >= end run zero times and are
+// accepted (a trip count below zero counts as zero).
+void check_instruction(const Kernel& k, const Instr& in) {
+  check_references(k, in);
+  check_constant_index(k, in);
+  switch (in.op) {
+    case Op::kTmaLoad:
+    case Op::kTmaStore:
+      check_coordinates(k, in);
+      break;
+    case Op::kBulkLoad:
+    case Op::kBulkStore:
+      check_bulk_size(k, in);
+      break;
+    case Op::kWgmma:
+      check_wgmma(k, in);
+      break;
+    case Op::kWgmmaWait:
+      check_at_least(k, in, in.args[0], 0, "group count");
+      break;
+    case Op::kTmaStoreWait:
+      check_at_least(k, in, in.args[0], 0, "store count");
+      break;
+    case Op::kMbArrive:
+      check_at_least(k, in, in.args[0], 1, "count");
+      break;
+    case Op::kStageAcquire:
+    case Op::kStageWait:
+    case Op::kStageRelease:
+      check_at_least(k, in, in.args[0], 0, "iteration");
+      break;
+    case Op::kBarSync:
+    case Op::kBarArrive:
+      check_named_barrier(k, in);
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 void verify(const Kernel& k) {
@@ -128,10 +246,7 @@ void verify(const Kernel& k) {
   std::map<int, uint32_t> wait_line;
   for (const Role& role : k.roles) {
     for (const Instr& in : role.code) {
-      check_constant_index(k, in);
-      if (in.op == Op::kBarSync || in.op == Op::kBarArrive) {
-        check_named_barrier(k, in);
-      }
+      check_instruction(k, in);
       if (const int w = waits_on(k, in); w >= 0) {
         waited.insert(w);
         wait_line.emplace(w, in.line);
