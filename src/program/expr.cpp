@@ -234,16 +234,40 @@ class Compiler {
   std::vector<ExprTok> m_code;
 };
 
+int64_t negate(int64_t a) {
+  if (a == INT64_MIN) {
+    throw InputError("", "integer overflow in an expression (values must fit in 64 bits)");
+  }
+  return -a;
+}
+
+int64_t checked(bool overflow, int64_t v) {
+  if (overflow) {
+    throw InputError("", "integer overflow in an expression (values must fit in 64 bits)");
+  }
+  return v;
+}
+
 int64_t apply(ExprOp op, int64_t a, int64_t b) {
+  int64_t r = 0;
   switch (op) {
-    case ExprOp::kAdd: return a + b;
-    case ExprOp::kSub: return a - b;
-    case ExprOp::kMul: return a * b;
+    case ExprOp::kAdd: {
+      const bool o = __builtin_add_overflow(a, b, &r);
+      return checked(o, r);
+    }
+    case ExprOp::kSub: {
+      const bool o = __builtin_sub_overflow(a, b, &r);
+      return checked(o, r);
+    }
+    case ExprOp::kMul: {
+      const bool o = __builtin_mul_overflow(a, b, &r);
+      return checked(o, r);
+    }
     case ExprOp::kDiv: return floor_div(a, b);
     case ExprOp::kMod: return floor_mod(a, b);
     case ExprOp::kMin: return std::min(a, b);
     case ExprOp::kMax: return std::max(a, b);
-    case ExprOp::kCdiv: return -floor_div(-a, b);
+    case ExprOp::kCdiv: return negate(floor_div(negate(a), b));
     case ExprOp::kLt: return a < b;
     case ExprOp::kLe: return a <= b;
     case ExprOp::kEq: return a == b;
@@ -276,6 +300,9 @@ int stack_depth(const std::vector<ExprTok>& code) {
 }  // namespace
 
 int64_t floor_div(int64_t a, int64_t b) {
+  if (b == -1) {
+    return negate(a);  // INT64_MIN / -1 does not fit (and traps)
+  }
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) {
     --q;
@@ -330,7 +357,7 @@ int64_t ExprPool::eval(ExprId id, const int64_t* vars) const {
     switch (t.op) {
       case ExprOp::kConst: stack[sp++] = t.value; break;
       case ExprOp::kVar: stack[sp++] = vars[t.value]; break;
-      case ExprOp::kNeg: stack[sp - 1] = -stack[sp - 1]; break;
+      case ExprOp::kNeg: stack[sp - 1] = negate(stack[sp - 1]); break;
       case ExprOp::kNot: stack[sp - 1] = stack[sp - 1] == 0; break;
       case ExprOp::kSelect: {
         const int64_t c = stack[sp - 3];

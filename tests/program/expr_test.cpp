@@ -126,3 +126,20 @@ TEST(Expr, DivisionByZeroIsAnErrorWhenFoldedAndWhenEvaluated) {
 
 }  // namespace
 }  // namespace asyncsim::program
+
+namespace asyncsim::program {
+namespace {
+
+// Overflow is an input error, never a trap or undefined behaviour.
+TEST(ExprOverflow, IsAnInputError) {
+  ExprPool pool;
+  ExprScope scope;
+  EXPECT_THROW(pool.compile("(-9223372036854775807 - 1) / -1", scope, "t:1"), InputError);
+  EXPECT_THROW(pool.compile("9223372036854775807 + 1", scope, "t:1"), InputError);
+  EXPECT_THROW(pool.compile("4611686018427387904 * 4", scope, "t:1"), InputError);
+  EXPECT_THROW(pool.compile("-(-9223372036854775807 - 1)", scope, "t:1"), InputError);
+  EXPECT_EQ(pool.eval(pool.compile("-7 / -1", scope, "t:1"), nullptr), 7);
+}
+
+}  // namespace
+}  // namespace asyncsim::program
