@@ -44,7 +44,8 @@ struct TensorParams {
 
 struct TmaParams {
   int queue_depth = 0;
-  int issue_gap_cycles = 0;
+  int issue_gap_cycles = 0;         // bulk copies
+  int tensor_issue_gap_cycles = 0;  // tensor-map copies
   int launch_cycles = 0;
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;
@@ -75,6 +76,10 @@ struct MemParams {
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;
   bool l2_flush_dirty_at_end = true;
+  bool l2_coalescer = true;             // merge in-flight duplicate reads of an SM pair (TPC)
+  int l2_coalescer_entries = 0;         // per TPC
+  bool l2_remote_copy = true;           // far-partition reads leave a copy in the near partition
+  double l2_remote_copy_probability = 1.0;
   double dram_clock_mhz = 0;
   int dram_channels = 0;
   double dram_bandwidth_gbs = 0;

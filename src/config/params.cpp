@@ -147,8 +147,12 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param("tma.queue_depth", "transactions", "TMA transactions admitted per SM",
                         [](GpuConfig& c) -> int& { return c.tma.queue_depth; }, 1, 4096));
   s.push_back(int_param("tma.issue_gap_cycles", "SM cycles",
-                        "cycles a warp is held issuing one TMA instruction (back-to-back gap)",
+                        "cycles a warp is held issuing one bulk (non-tensor) TMA copy",
                         [](GpuConfig& c) -> int& { return c.tma.issue_gap_cycles; }, 1, 100000));
+  s.push_back(int_param("tma.tensor_issue_gap_cycles", "SM cycles",
+                        "cycles a warp is held issuing one tensor-map TMA copy (back-to-back gap)",
+                        [](GpuConfig& c) -> int& { return c.tma.tensor_issue_gap_cycles; }, 1,
+                        100000));
   s.push_back(int_param("tma.launch_cycles", "SM cycles",
                         "launch latency shared by all TMA operations before request generation",
                         [](GpuConfig& c) -> int& { return c.tma.launch_cycles; }, 0, 100000));
@@ -223,6 +227,20 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_flush_dirty_at_end; }));
+  s.push_back(bool_param("l2.coalescer",
+                         "merge duplicate in-flight line reads from the two SMs of a TPC (Sim-FA LRC)",
+                         [](GpuConfig& c) -> bool& { return c.mem.l2_coalescer; }));
+  s.push_back(int_param("l2.coalescer_entries", "lines",
+                        "in-flight reads the coalescer of one TPC tracks (direct-mapped)",
+                        [](GpuConfig& c) -> int& { return c.mem.l2_coalescer_entries; }, 1, 1 << 16));
+  s.push_back(bool_param("l2.remote_copy",
+                         "a read served by the far partition leaves a copy in the near one "
+                         "(Sim-FA remote-copy proxy)",
+                         [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy; }));
+  s.push_back(float_param("l2.remote_copy_probability", "-",
+                          "share of far reads that insert a near copy (chosen by address hash)",
+                          [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; },
+                          0, 1));
   s.push_back(float_param("dram.clock_mhz", "MHz", "DRAM command clock domain",
                           [](GpuConfig& c) -> double& { return c.mem.dram_clock_mhz; }, 1, 100000));
   s.push_back(int_param("dram.channels", "channels", "independent DRAM channels",

@@ -14,13 +14,19 @@ namespace asyncsim {
 
 class TensorEngine {
  public:
-  TensorEngine(const TensorParams& params, const ClockDomain& clock)
-      : m_params(params), m_clock(clock) {}
+  TensorEngine(const TensorParams& params, double smem_bytes_per_cycle, const ClockDomain& clock)
+      : m_params(params), m_smem_bytes_per_cycle(smem_bytes_per_cycle), m_clock(clock) {}
 
-  // Issues one m64nNkK instruction at time t; returns its completion time.
-  Time issue(program::DType dtype, int n, Time t) {
-    const double flops = 2.0 * 64.0 * n * program::wgmma_k(dtype);
-    const Time service = m_clock.cycles(flops / rate(dtype));
+  // Issues one m64nNkK instruction at time t; returns its completion time. The pipe is held for
+  // the longer of the math (FLOPs / rate) and the shared-memory operand fetch: B is N x K, and
+  // A (64 x K) too unless it comes from registers (micro_wgmma.csv: N=16 occupies ~20 cycles).
+  Time issue(program::DType dtype, int n, bool a_in_registers, Time t) {
+    const int k = program::wgmma_k(dtype);
+    const double flops = 2.0 * 64.0 * n * k;
+    const double operand_bytes =
+        static_cast<double>((n + (a_in_registers ? 0 : 64)) * k * program::dtype_bytes(dtype));
+    const Time service =
+        m_clock.cycles(std::max(flops / rate(dtype), operand_bytes / m_smem_bytes_per_cycle));
     const Time start = std::max(t, m_free);
     m_free = start + service;
     m_busy += service;
@@ -45,6 +51,7 @@ class TensorEngine {
   }
 
   const TensorParams& m_params;
+  double m_smem_bytes_per_cycle;
   ClockDomain m_clock;
   Time m_free = 0;
   Time m_busy = 0;

@@ -19,7 +19,8 @@ TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm)
       m_sm(sm),
       m_capacity(static_cast<uint32_t>(ctx.config.tma.queue_depth)),
       m_txns(m_capacity),
-      m_inflight(static_cast<size_t>(ctx.config.tma.max_inflight_requests)) {
+      m_inflight(static_cast<size_t>(ctx.config.tma.max_inflight_requests)),
+      m_descriptor_cached(ctx.kernel.maps.size(), false) {
   m_fifo.reserve(m_capacity * 2);
   m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.bytes_per_cycle);
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
@@ -36,7 +37,13 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
   x.live = true;
   x.accepted = t;
   const auto& p = m_ctx.config.tma;
-  x.ready = t + m_ctx.sm_clock.cycles(p.launch_cycles + (x.tensor ? p.tensor_setup_cycles : 0));
+  int setup = 0;
+  if (x.tensor && !m_descriptor_cached[x.map]) {
+    m_descriptor_cached[x.map] = true;
+    ++m_stats.descriptor_misses;
+    setup = p.tensor_setup_cycles;
+  }
+  x.ready = t + m_ctx.sm_clock.cycles(p.launch_cycles + setup);
   ++m_live;
   ++m_stats.transactions;
   if (m_fifo_head == m_fifo.size()) {
@@ -158,6 +165,7 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
   }
   ++m_stats.requests;
   ++m_stats.responses;
+  m_stats.request_latency_ps += done - at;
   m_inflight[(m_inflight_head + m_inflight_count) % cap] = done;
   ++m_inflight_count;
   return done;

@@ -39,6 +39,8 @@ struct TmaStats {
   uint64_t request_bytes = 0;
   uint64_t oob_sectors = 0;
   uint64_t dedup_merged = 0;  // row segments merged into an already generated line
+  uint64_t descriptor_misses = 0;
+  Time request_latency_ps = 0;  // summed over requests: emission to response
   Time generator_busy_ps = 0;
 };
 
@@ -88,6 +90,9 @@ class TmaEngine {
   std::vector<Time> m_inflight;
   uint32_t m_inflight_head = 0;
   uint32_t m_inflight_count = 0;
+  // Tensor maps whose descriptor this SM has fetched (the TMA descriptor cache): only a miss
+  // pays tma.tensor_setup_cycles.
+  std::vector<bool> m_descriptor_cached;
   Time m_sector_ps;
   Time m_oob_latency;
   TmaStats m_stats;

@@ -57,6 +57,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_mshr_head.assign(m_num_slices, 0);
   m_mshr_count.assign(m_num_slices, 0);
   m_slice_stats.resize(m_num_slices);
+  if (config.mem.l2_coalescer) {
+    m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
+                       config.mem.l2_coalescer_entries);
+  }
 }
 
 int MemorySystem::slice_of(uint64_t line) const {
@@ -69,8 +73,10 @@ int MemorySystem::slice_of(uint64_t line) const {
   return 0;
 }
 
+// SMs pair up into TPCs (2j, 2j+1); TPCs are spread over the GPCs round-robin, and the first
+// half of the GPCs attach to L2 partition 0.
 int MemorySystem::partition_of_sm(int sm) const {
-  const int gpc = sm % m_config.sm.gpcs;
+  const int gpc = (sm / 2) % m_config.sm.gpcs;
   return gpc < m_config.sm.gpcs / 2 ? 0 : 1;
 }
 
@@ -137,24 +143,103 @@ Time MemorySystem::wait_for_mshr(int slice, Time t) {
   return std::max(t, freed);
 }
 
+Time MemorySystem::reserve_slice(int slice, Time arrive, int bytes) {
+  const Time start = std::max(arrive, m_slice_free[slice]);
+  m_slice_free[slice] = start + static_cast<Time>(bytes * m_slice_ps_per_byte + 0.5);
+  return start;
+}
+
+Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive) {
+  SliceStats& ss = m_slice_stats[slice];
+  const int nsect = std::popcount(sectors);
+  const Time start = reserve_slice(slice, arrive, nsect * m_sector_bytes);
+  int set = 0;
+  Way* way = lookup(slice, line, set);
+  if (!way) {
+    way = &allocate(slice, set, line, start);
+  }
+  way->lru = ++m_lru_clock[slice];
+  const auto missing = static_cast<uint8_t>(sectors & ~way->valid);
+  if (missing == 0) {
+    ss.read_hits += static_cast<uint64_t>(nsect);
+    if (way->fill_time > start) {
+      ++ss.mshr_merges;
+      return way->fill_time;
+    }
+    return start;
+  }
+  const int nmiss = std::popcount(missing);
+  ss.read_misses += static_cast<uint64_t>(nmiss);
+  ss.read_hits += static_cast<uint64_t>(nsect - nmiss);
+  m_stats.dram_read_bytes += static_cast<uint64_t>(nmiss * m_sector_bytes);
+  const Time issue = wait_for_mshr(slice, start);
+  const Time fill = dram_transfer(line, nmiss * m_sector_bytes, issue) + m_dram_latency;
+  const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
+  m_mshr_ring[static_cast<size_t>(slice) * cap + (m_mshr_head[slice] + m_mshr_count[slice]) % cap] =
+      fill;
+  ++m_mshr_count[slice];
+  way->valid |= missing;
+  way->fill_time = std::max(way->fill_time, fill);
+  return way->fill_time;
+}
+
+// Remote-copy proxy: a near slice may hold a clean copy of a far line.
+bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive,
+                                    Time& ready) {
+  int set = 0;
+  Way* way = lookup(proxy, line, set);
+  if (!way || (sectors & ~way->valid) != 0) {
+    return false;
+  }
+  const Time start = reserve_slice(proxy, arrive, std::popcount(sectors) * m_sector_bytes);
+  way->lru = ++m_lru_clock[proxy];
+  ++m_slice_stats[proxy].copy_hits;
+  m_slice_stats[proxy].read_hits += static_cast<uint64_t>(std::popcount(sectors));
+  ready = std::max(start, way->fill_time);
+  return true;
+}
+
+void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready) {
+  const double p = m_config.mem.l2_remote_copy_probability;
+  if (p < 1.0 && static_cast<double>(mix64(line * 0x9e3779b97f4a7c15ULL) >> 11) * 0x1.0p-53 >= p) {
+    return;
+  }
+  int set = 0;
+  Way* way = lookup(proxy, line, set);
+  if (!way) {
+    way = &allocate(proxy, set, line, now);  // a dirty victim's write-back starts now
+    ++m_slice_stats[proxy].copy_inserts;
+  }
+  way->valid |= sectors;
+  way->lru = ++m_lru_clock[proxy];
+  way->fill_time = std::max(way->fill_time, ready);
+}
+
 Time MemorySystem::access(const MemRequest& req, Time t) {
   ++m_stats.requests;
   ++m_stats.responses;
-  const int slice = slice_of(req.line);
-  SliceStats& ss = m_slice_stats[slice];
-  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
-  ss.far_accesses += far ? 1 : 0;
-  const Time one_way = m_half_hit + (far ? m_half_far : 0);
   const int nsect = std::popcount(req.sectors);
   const int bytes = nsect * m_sector_bytes;
-  const Time arrive = t + one_way;
-  const Time start = std::max(arrive, m_slice_free[slice]);
-  m_slice_free[slice] = start + static_cast<Time>(bytes * m_slice_ps_per_byte + 0.5);
-  int set = 0;
-  Way* way = lookup(slice, req.line, set);
+  CoalescerEntry* merge_slot = nullptr;
+  if (!req.write && !m_coalescer.empty()) {
+    const auto entries = static_cast<size_t>(m_config.mem.l2_coalescer_entries);
+    merge_slot = &m_coalescer[static_cast<size_t>(req.sm / 2) * entries + mix64(req.line) % entries];
+    if (merge_slot->line == req.line && t <= merge_slot->ready) {
+      ++m_stats.coalescer_merges;
+      return merge_slot->ready;
+    }
+  }
+  const int slice = slice_of(req.line);
+  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
+  m_slice_stats[slice].far_accesses += far ? 1 : 0;
+  const Time near_way = m_half_hit;
+  const Time one_way = m_half_hit + (far ? m_half_far : 0);
   if (req.write) {
+    const Time start = reserve_slice(slice, t + one_way, bytes);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
-    ss.writes += static_cast<uint64_t>(nsect);
+    m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
+    int set = 0;
+    Way* way = lookup(slice, req.line, set);
     if (!way) {
       way = &allocate(slice, set, req.line, start);
     }
@@ -164,34 +249,22 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     return t + m_write_ack + (far ? 2 * m_half_far : 0);
   }
   m_stats.l2_read_bytes += static_cast<uint64_t>(bytes);
-  if (!way) {
-    way = &allocate(slice, set, req.line, start);
-  }
-  way->lru = ++m_lru_clock[slice];
-  const uint8_t missing = static_cast<uint8_t>(req.sectors & ~way->valid);
-  Time data_ready = start;
-  if (missing == 0) {
-    ss.read_hits += static_cast<uint64_t>(nsect);
-    if (way->fill_time > start) {
-      ++ss.mshr_merges;
-      data_ready = way->fill_time;
-    }
+  Time done;
+  const int proxy = (slice + m_num_slices / 2) % m_num_slices;
+  Time ready = 0;
+  if (far && m_config.mem.l2_remote_copy &&
+      near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready)) {
+    done = ready + near_way;
   } else {
-    const int miss_bytes = std::popcount(missing) * m_sector_bytes;
-    ss.read_misses += static_cast<uint64_t>(std::popcount(missing));
-    ss.read_hits += static_cast<uint64_t>(nsect - std::popcount(missing));
-    m_stats.dram_read_bytes += static_cast<uint64_t>(miss_bytes);
-    const Time issue = wait_for_mshr(slice, start);
-    const Time fill = dram_transfer(req.line, miss_bytes, issue) + m_dram_latency;
-    const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
-    m_mshr_ring[static_cast<size_t>(slice) * cap + (m_mshr_head[slice] + m_mshr_count[slice]) % cap] =
-        fill;
-    ++m_mshr_count[slice];
-    way->valid |= missing;
-    way->fill_time = std::max(way->fill_time, fill);
-    data_ready = way->fill_time;
+    done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
+    if (far && m_config.mem.l2_remote_copy) {
+      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way);
+    }
   }
-  return data_ready + one_way;
+  if (merge_slot) {
+    *merge_slot = CoalescerEntry{req.line, done};
+  }
+  return done;
 }
 
 void MemorySystem::flush_dirty() {

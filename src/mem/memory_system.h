@@ -24,12 +24,14 @@ struct MemRequest {
 };
 
 struct SliceStats {
-  uint64_t read_hits = 0;    // sector reads served by valid data
+  uint64_t read_hits = 0;    // sector reads served by valid data (remote copies included)
   uint64_t read_misses = 0;  // sector reads that went to DRAM
   uint64_t mshr_merges = 0;  // line reads that found their fill already in flight
   uint64_t far_accesses = 0;
   uint64_t writes = 0;       // sectors written
   uint64_t mshr_stalls = 0;  // misses that waited for a free MSHR
+  uint64_t copy_hits = 0;    // far reads served by a near remote copy held in this slice
+  uint64_t copy_inserts = 0; // remote copies inserted into this slice
 };
 
 struct MemStats {
@@ -39,6 +41,7 @@ struct MemStats {
   uint64_t dram_write_bytes = 0;
   uint64_t requests = 0;
   uint64_t responses = 0;
+  uint64_t coalescer_merges = 0;  // reads merged by a TPC's request coalescer
   Time dram_busy_ps = 0;  // summed over channels
 };
 
@@ -67,6 +70,15 @@ class MemorySystem {
     uint8_t dirty = 0;
   };
   Way* lookup(int slice, uint64_t line, int& set_out);
+  // Serves a read at `slice` arriving at `arrive`; returns when the data leaves the slice.
+  Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
+  Time reserve_slice(int slice, Time arrive, int bytes);
+  bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready);
+  void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready);
+  struct CoalescerEntry {
+    uint64_t line = UINT64_MAX;
+    Time ready = 0;
+  };
   Way& allocate(int slice, int set, uint64_t line, Time t);
   Time dram_transfer(uint64_t line, int bytes, Time t);
   Time wait_for_mshr(int slice, Time t);
@@ -94,6 +106,7 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
+  std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
 };

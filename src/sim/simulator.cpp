@@ -204,6 +204,8 @@ SimResult Run::collect(Time end) const {
     r.counters[p + "tma.oob_sectors"] = static_cast<double>(ts.oob_sectors);
     r.counters[p + "tma.dedup_merged"] = static_cast<double>(ts.dedup_merged);
     r.counters[p + "tma.generator_busy_cycles"] = m_clock.to_cycles(ts.generator_busy_ps);
+    r.counters[p + "tma.descriptor_misses"] = static_cast<double>(ts.descriptor_misses);
+    r.counters[p + "tma.request_latency_cycles_sum"] = m_clock.to_cycles(ts.request_latency_ps);
     for (size_t role = 0; role < roles.size(); ++role) {
       for (size_t c = 0; c < roles[role].size(); ++c) {
         roles[role][c] += sm->stats().role_time[role][c];
@@ -232,6 +234,7 @@ SimResult Run::collect(Time end) const {
                                    : 0;
   r.counters["mem.requests"] = static_cast<double>(ms.requests);
   r.counters["mem.responses"] = static_cast<double>(ms.responses);
+  r.counters["mem.coalescer_merges"] = static_cast<double>(ms.coalescer_merges);
   const auto& slices = m_memory.slice_stats();
   for (size_t i = 0; i < slices.size(); ++i) {
     const std::string p = fmt::format("l2.slice[{}].", i);
@@ -241,6 +244,8 @@ SimResult Run::collect(Time end) const {
     r.counters[p + "mshr_stalls"] = static_cast<double>(slices[i].mshr_stalls);
     r.counters[p + "far_accesses"] = static_cast<double>(slices[i].far_accesses);
     r.counters[p + "write_sectors"] = static_cast<double>(slices[i].writes);
+    r.counters[p + "copy_hits"] = static_cast<double>(slices[i].copy_hits);
+    r.counters[p + "copy_inserts"] = static_cast<double>(slices[i].copy_inserts);
   }
   r.counters["dram.read_bytes"] = static_cast<double>(ms.dram_read_bytes);
   r.counters["dram.write_bytes"] = static_cast<double>(ms.dram_write_bytes);

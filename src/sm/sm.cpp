@@ -29,7 +29,7 @@ Sm::Sm(SimContext& ctx, uint16_t id)
     : m_ctx(ctx),
       m_id(id),
       m_tma(ctx, id),
-      m_tensor(ctx.config.tensor, ctx.sm_clock),
+      m_tensor(ctx.config.tensor, ctx.config.sm.smem_bytes_per_cycle, ctx.sm_clock),
       m_wgs_per_cta(static_cast<uint32_t>(ctx.kernel.warpgroups_per_cta())) {
   const auto& k = ctx.kernel;
   m_barriers_per_cta = 0;
@@ -343,7 +343,9 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   m_tma.accept(x, t);
   ++wg.pc;
   set_category(wg, WgCategory::kTmaIssue, t);
-  return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(m_ctx.config.tma.issue_gap_cycles)};
+  const int gap = x.tensor ? m_ctx.config.tma.tensor_issue_gap_cycles
+                           : m_ctx.config.tma.issue_gap_cycles;
+  return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(gap)};
 }
 
 uint32_t Sm::barrier_index(const Warpgroup& wg, const program::BarrierRef& ref,
@@ -522,7 +524,7 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
       for (int64_t i = 0; i < repeat; ++i) {
         const Time at = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
         wg.open_group_done =
-            std::max(wg.open_group_done, m_tensor.issue(in.dtype, static_cast<int>(n), at));
+            std::max(wg.open_group_done, m_tensor.issue(in.dtype, static_cast<int>(n), (in.flags & program::kFlagRs) != 0, at));
       }
       ++wg.pc;
       const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);
