@@ -1,5 +1,7 @@
 #include "cli/commands.h"
 
+#include "cli/analyze_cmd.h"
+
 namespace asyncsim::cli {
 namespace {
 int g_exit_code = 0;
@@ -16,6 +18,8 @@ void add_commands(CLI::App& app) {
   add_gemm_command(app);
   add_run_command(app);
   add_params_command(app);
+  add_validate_command(app);
+  add_analyze_command(app);
 }
 
 }  // namespace asyncsim::cli

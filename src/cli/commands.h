@@ -14,5 +14,6 @@ void set_exit_code(int code);
 void add_gemm_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_params_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
 
 }  // namespace asyncsim::cli
