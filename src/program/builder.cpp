@@ -254,18 +254,20 @@ void KernelBuilder::mb_wait(const std::string& bar, const std::string& index,
 }
 
 void KernelBuilder::wgmma(const std::string& n, const std::string& repeat, DType dtype,
-                          bool a_in_registers) {
+                          bool a_in_registers, const std::string& label) {
   const ExprId ne = expr(n);
   const ExprId re = expr(repeat);
   int64_t nv = 0;
   if (m_kernel.exprs.is_constant(ne, &nv) && (nv < 8 || nv > 256 || nv % 8 != 0)) {
     throw_input_error(where(), "wgmma N must be a multiple of 8 in [8, 256], got {}", nv);
   }
+  const uint16_t l = label_ref(label);
   Instr& in = emit(Op::kWgmma);
   in.args[0] = ne;
   in.args[1] = re;
   in.dtype = dtype;
   in.flags = a_in_registers ? kFlagRs : 0;
+  in.ref = l;
 }
 
 void KernelBuilder::wgmma_commit() { emit(Op::kWgmmaCommit); }
@@ -315,7 +317,7 @@ void KernelBuilder::stage_release(const std::string& ring, const std::string& it
   in.args[0] = it;
 }
 
-void KernelBuilder::compute(const ComputeOps& ops, bool measured) {
+void KernelBuilder::compute(const ComputeOps& ops, bool measured, const std::string& label) {
   const std::array<const std::string*, 7> fields = {&ops.fp32, &ops.fp16,       &ops.mufu,
                                                      &ops.cvt,  &ops.int_ops,    &ops.smem_bytes,
                                                      &ops.cycles};
@@ -323,9 +325,35 @@ void KernelBuilder::compute(const ComputeOps& ops, bool measured) {
   for (size_t i = 0; i < fields.size(); ++i) {
     args[i] = expr(*fields[i]);
   }
+  const uint16_t l = label_ref(label);
   Instr& in = emit(Op::kCompute);
   in.args = args;
   in.flags = measured ? kFlagMeasured : 0;
+  in.ref = l;
+}
+
+// Labels are interned; the text format needs each to be one word that cannot start a key.
+uint16_t KernelBuilder::label_ref(const std::string& label) {
+  if (label.empty()) {
+    return 0;
+  }
+  if (label.size() > 64 || label.find_first_of(" \t=#\"'\\[](),") != std::string::npos) {
+    throw_input_error(where(),
+                      "label '{}' must be one word of at most 64 characters without spaces, "
+                      "'=', '#', quotes, brackets or commas",
+                      label);
+  }
+  auto& labels = m_kernel.labels;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (labels[i] == label) {
+      return static_cast<uint16_t>(i + 1);
+    }
+  }
+  if (labels.size() >= UINT16_MAX - 1) {
+    throw_input_error(where(), "more than {} distinct labels", UINT16_MAX - 1);
+  }
+  labels.push_back(label);
+  return static_cast<uint16_t>(labels.size());
 }
 
 void KernelBuilder::loop(const std::string& var, const std::string& begin, const std::string& end) {

@@ -46,7 +46,9 @@ class KernelBuilder {
                            const std::string& bytes);
   void mb_wait(const std::string& bar, const std::string& index, const std::string& parity,
                bool suspend_hint = false);
-  void wgmma(const std::string& n, const std::string& repeat, DType dtype, bool a_in_registers);
+  // `label` names the work in timelines (a word without spaces, '=', '#', quotes or brackets).
+  void wgmma(const std::string& n, const std::string& repeat, DType dtype, bool a_in_registers,
+             const std::string& label = "");
   void wgmma_commit();
   void wgmma_wait(const std::string& n);
   void bar_sync(const std::string& id, const std::string& threads);
@@ -58,7 +60,7 @@ class KernelBuilder {
     std::string fp32 = "0", fp16 = "0", mufu = "0", cvt = "0", int_ops = "0", smem_bytes = "0",
                 cycles = "0";
   };
-  void compute(const ComputeOps& ops, bool measured = false);
+  void compute(const ComputeOps& ops, bool measured = false, const std::string& label = "");
   void loop(const std::string& var, const std::string& begin, const std::string& end);
   void end_loop();
   void if_(const std::string& cond);
@@ -80,6 +82,7 @@ class KernelBuilder {
   Instr& emit(Op op);
   BarrierRef barrier_ref(const std::string& bar, const std::string& index);
   uint16_t ring_ref(const std::string& ring);
+  uint16_t label_ref(const std::string& label);
 
   Kernel m_kernel;
   ExprScope m_scope;

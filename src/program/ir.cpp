@@ -100,6 +100,11 @@ int Kernel::find_map(const std::string& n) const { return find_named(maps, n); }
 int Kernel::find_barrier(const std::string& n) const { return find_named(barriers, n); }
 int Kernel::find_ring(const std::string& n) const { return find_named(rings, n); }
 
+const std::string* Kernel::label_of(const Instr& in) const {
+  const bool labelled = in.op == Op::kCompute || in.op == Op::kWgmma;
+  return labelled && in.ref > 0 && in.ref <= labels.size() ? &labels[in.ref - 1u] : nullptr;
+}
+
 int wgmma_k(DType t) { return 32 / dtype_bytes(t); }
 
 }  // namespace asyncsim::program

@@ -68,7 +68,7 @@ enum class Op : uint8_t {
   kMbExpectTx,       // bar, args[0]=bytes
   kMbArriveExpectTx, // bar, args[0]=bytes (one arrival + expect_tx)
   kMbWait,           // bar, args[0]=parity; flags&kFlagSuspend: try_wait with a suspend hint
-  kWgmma,            // args[0]=N, args[1]=repeat; dtype, flags&kFlagRs: A from registers
+  kWgmma,            // args[0]=N, args[1]=repeat; dtype, flags&kFlagRs: A from registers; ref=label
   kWgmmaCommit,      //
   kWgmmaWait,        // args[0]=n: wait until at most n groups are pending
   kBarSync,          // args[0]=barrier id, args[1]=threads: arrive and wait (bar.sync/bar.wait)
@@ -76,7 +76,7 @@ enum class Op : uint8_t {
   kStageAcquire,     // ref=ring, args[0]=iteration: wait until the slot is empty
   kStageWait,        // ref=ring, args[0]=iteration: wait until the slot is full
   kStageRelease,     // ref=ring, args[0]=iteration: mark the slot empty (one consumer arrival)
-  kCompute,          // args[0..6] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles
+  kCompute,          // args[0..6] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles; ref=label
   kLoop,             // ref=depth, args[0]=begin, args[1]=end (exclusive); jump=matching kEndLoop
   kEndLoop,          // jump=matching kLoop
   kIf,               // args[0]=condition; jump=matching kElse or kEndIf
@@ -130,6 +130,9 @@ struct Kernel {
   std::vector<BarrierArray> barriers;
   std::vector<Ring> rings;
   std::vector<Role> roles;
+  // Names of COMPUTE / WGMMA work for timelines ("softmax", "QK^T"); such an instruction's ref is
+  // 1 + its label's index, 0 when it has none.
+  std::vector<std::string> labels;
   ExprPool exprs;
 
   int64_t num_ctas() const { return grid[0] * grid[1] * grid[2]; }
@@ -138,6 +141,8 @@ struct Kernel {
   int find_map(const std::string& n) const;
   int find_barrier(const std::string& n) const;
   int find_ring(const std::string& n) const;
+  // The label of a COMPUTE or WGMMA instruction, or nullptr.
+  const std::string* label_of(const Instr& in) const;
 };
 
 // Instruction shape of one wgmma: M=64 always; K from the data type (32 bytes of K).

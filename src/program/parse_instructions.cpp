@@ -110,6 +110,7 @@ void wgmma(Operands& ops, KernelBuilder& b, const std::string& where) {
   const std::string dtype_text = ops.word("an input type (f16, bf16, tf32, e4m3 or e5m2)");
   const std::string mode = ops.word("ss or rs (where the A operand comes from)");
   const std::string repeat = ops.key("repeat").value_or("1");
+  const std::string label = ops.key("label").value_or("");
   ops.done();
   DType dtype{};
   if (!parse_dtype(dtype_text, dtype)) {
@@ -125,7 +126,7 @@ void wgmma(Operands& ops, KernelBuilder& b, const std::string& where) {
     throw_input_error(where, "WGMMA: shape k{} does not match input type {} (expected k{})", k,
                       dtype_name(dtype), wgmma_k(dtype));
   }
-  b.wgmma(n, repeat, dtype, mode == "rs");
+  b.wgmma(n, repeat, dtype, mode == "rs", label);
 }
 
 void wgmma_commit(Operands& ops, KernelBuilder& b, const std::string&) {
@@ -181,8 +182,9 @@ void compute(Operands& ops, KernelBuilder& b, const std::string&) {
   c.int_ops = ops.key("int").value_or("0");
   c.smem_bytes = ops.key("smem").value_or("0");
   c.cycles = ops.key("cycles").value_or("0");
+  const std::string label = ops.key("label").value_or("");
   ops.done();
-  b.compute(c, measured);
+  b.compute(c, measured, label);
 }
 
 void exit_(Operands& ops, KernelBuilder& b, const std::string&) {

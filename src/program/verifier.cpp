@@ -66,6 +66,10 @@ void check_references(const Kernel& k, const Instr& in) {
                       "instructions work on rings)",
                       op_name(in.op), in.ref, k.rings.size());
   }
+  if ((in.op == Op::kCompute || in.op == Op::kWgmma) && in.ref > k.labels.size()) {
+    throw_input_error(at(k, in.line), "{} refers to label #{} but the kernel has {}",
+                      op_name(in.op), in.ref, k.labels.size());
+  }
   if (uses_barrier(in.op) && in.bar.array >= k.barriers.size()) {
     throw_input_error(at(k, in.line), "{} refers to mbarrier array #{} but the kernel has {}",
                       op_name(in.op), in.bar.array, k.barriers.size());

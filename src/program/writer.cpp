@@ -44,6 +44,7 @@ class Writer {
   std::string instruction_text(const Instr& in) const;
   std::string wgmma_text(const Instr& in) const;
   std::string compute_text(const Instr& in) const;
+  std::string label_text(const Instr& in) const;
 
   const Kernel& m_k;
   std::string m_out;
@@ -187,7 +188,15 @@ std::string Writer::wgmma_text(const Instr& in) const {
                                  : fmt::format("({})", expr(in.args[0]));
   std::string s = fmt::format("WGMMA m64n{}k{} {} {}", n_text, wgmma_k(in.dtype),
                               dtype_name(in.dtype), (in.flags & kFlagRs) != 0 ? "rs" : "ss");
-  return is_value(in.args[1], 1) ? s : fmt::format("{} repeat={}", s, expr(in.args[1]));
+  if (!is_value(in.args[1], 1)) {
+    s += fmt::format(" repeat={}", expr(in.args[1]));
+  }
+  return s + label_text(in);
+}
+
+std::string Writer::label_text(const Instr& in) const {
+  const std::string* label = m_k.label_of(in);
+  return label ? " label=" + *label : "";
 }
 
 std::string Writer::compute_text(const Instr& in) const {
@@ -200,7 +209,7 @@ std::string Writer::compute_text(const Instr& in) const {
       s += fmt::format(" {}={}", kComputeKeys[i], expr(in.args[i]));
     }
   }
-  return s;
+  return s + label_text(in);
 }
 
 }  // namespace

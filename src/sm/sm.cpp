@@ -118,6 +118,16 @@ void Sm::launch_cta(int64_t cta, Time t) {
   }
 }
 
+// A COMPUTE slice is named by the instruction's label: the warpgroup sleeps right after it.
+static std::string slice_name(const program::Kernel& k, const Warpgroup& wg) {
+  const auto& code = k.roles[wg.role].code;
+  const std::string* label = nullptr;
+  if (wg.category == WgCategory::kCompute && wg.pc > 0 && wg.pc <= code.size()) {
+    label = k.label_of(code[wg.pc - 1]);
+  }
+  return label ? *label : category_name(wg.category);
+}
+
 void Sm::set_category(Warpgroup& wg, WgCategory c, Time t) {
   if (c == wg.category) {
     return;
@@ -126,7 +136,7 @@ void Sm::set_category(Warpgroup& wg, WgCategory c, Time t) {
     m_stats.role_time[wg.role][static_cast<size_t>(wg.category)] += t - wg.category_since;
     if (m_ctx.timeline) {
       m_ctx.timeline->slice(m_id, static_cast<uint32_t>(&wg - m_wgs.data()),
-                            category_name(wg.category), wg.category_since, t);
+                            slice_name(m_ctx.kernel, wg), wg.category_since, t);
     }
   }
   wg.category = c;
@@ -542,7 +552,11 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
         return {Outcome::kSleep, wg.groups[wg.group_head]};
       }
       if (m_ctx.timeline && wg.group_open) {
-        m_ctx.timeline->tensor(m_id, wg.open_group_begin, done);
+        // The group is named by the label of its last wgmma (the one before this commit).
+        const auto& code = m_ctx.kernel.roles[wg.role].code;
+        const std::string* label = m_ctx.kernel.label_of(code[wg.pc - 1]);
+        m_ctx.timeline->slice(m_id, Timeline::kTensorTrack, label ? *label : "wgmma group",
+                              wg.open_group_begin, done);
       }
       wg.groups[(wg.group_head + wg.group_count) % kMaxPendingGroups] = done;
       ++wg.group_count;
