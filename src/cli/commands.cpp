@@ -16,6 +16,7 @@ int run_selected(const CLI::App& app) {
 
 void add_commands(CLI::App& app) {
   add_gemm_command(app);
+  add_attention_command(app);
   add_run_command(app);
   add_params_command(app);
   add_validate_command(app);

@@ -12,6 +12,7 @@ int run_selected(const CLI::App& app);
 void set_exit_code(int code);
 
 void add_gemm_command(CLI::App& app);
+void add_attention_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_params_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
