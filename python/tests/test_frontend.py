@@ -1,0 +1,218 @@
+"""Tests of the Triton frontend (python/asyncsim_frontend) on a committed H200 trace excerpt
+(gemm_tma_kernel 1024^3, 128x128x64, 3 stages, 4 warps; warp 0 of each warpgroup) and on
+traces derived from it that the translator must reject."""
+import copy
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from asyncsim_frontend import FrontendError
+from asyncsim_frontend.fold import Item, Loop, fit_cta, fold
+from asyncsim_frontend.instrument import instrument_text
+from asyncsim_frontend.translate import translate
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "frontend")
+SIDE = os.path.join(DATA, "gemm_1024_w4.json")
+TRACE = os.path.join(DATA, "gemm_1024_w4.w0.chrome_trace.gz")
+
+
+def sidecar():
+    return json.load(open(SIDE))
+
+
+def events():
+    with gzip.open(TRACE, "rt") as f:
+        return json.load(f)["traceEvents"]
+
+
+def write_trace(tmp_path, evs, name="t.chrome_trace"):
+    p = tmp_path / name
+    p.write_text(json.dumps({"traceEvents": evs}))
+    return str(p)
+
+
+def test_translate_real_trace_is_parametric():
+    text, report = translate(TRACE, sidecar())
+    assert "grid 64 1 1" in text
+    assert "if cta" not in text  # one code block for all 64 CTAs
+    assert "TMA_LOAD a_desc [128 + 64 * i1, (128 * (cta / 8))]" in text
+    assert "TMA_LOAD b_desc [128 + 64 * i1, (128 * (cta % 8))]" in text
+    assert "MB_WAIT bar__acc[(i1) % 3] parity=((i1) / 3) % 2" in text
+    assert "WGMMA m64n128k16 f16 ss repeat=8" in text  # 2 (M) x 1 (N) x 4 (K)
+    assert text.count("TMA_STORE c_desc") == 2  # 128-wide C box split at the 128-byte swizzle
+    assert "loop i1 = 0, 14" in text
+    assert "COMPUTE measured cycles=" in text
+    assert "base=0x" in text and "strides=[2048]" in text
+
+
+def test_translated_program_parses_and_runs(tmp_path):
+    binary = os.environ.get("ASYNCSIM_BINARY")
+    if not binary:
+        pytest.skip("ASYNCSIM_BINARY not set")
+    text, _ = translate(TRACE, sidecar())
+    prog = tmp_path / "p.asim"
+    prog.write_text(text)
+    out = subprocess.run([binary, "run", str(prog), "--gpu", "h200", "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert res["ctas"] == 64 and res["dram_read_bytes"] >= 4 * 1024 * 1024
+
+
+def test_unknown_scope_rejected(tmp_path):
+    evs = events()
+    evs[5]["name"] = "ASIM|FOO|site=3"
+    with pytest.raises(FrontendError, match=r"event 5: unknown scope 'ASIM\|FOO"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_foreign_scope_rejected(tmp_path):
+    evs = events()
+    evs[0]["name"] = "kernel"
+    with pytest.raises(FrontendError, match="unknown scope 'kernel'"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_unbalanced_start_end_rejected(tmp_path):
+    evs = []
+    for e in events():
+        b = dict(e, ph="B")
+        b.pop("dur")
+        end = dict(e, ph="E", ts=e["ts"] + e["dur"])
+        end.pop("dur")
+        evs += [b, end]
+    evs.pop(11)  # the end of one scope
+    with pytest.raises(FrontendError, match="unbalanced scope"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_balanced_begin_end_pairs_accepted(tmp_path):
+    evs = []
+    for e in events():
+        b = dict(e, ph="B")
+        b.pop("dur")
+        end = dict(e, ph="E", ts=e["ts"] + e["dur"])
+        end.pop("dur")
+        evs += [b, end]
+    text, _ = translate(write_trace(tmp_path, evs), sidecar())
+    assert "loop i1 = 0, 14" in text
+
+
+def test_overflow_warning_rejected():
+    side = sidecar()
+    side["proton_warnings"] = ["Warning (cta0, warp0): first 530 events are dropped due to "
+                               "insufficient buffer size (256/786)"]
+    with pytest.raises(FrontendError, match="overflowed and dropped events"):
+        translate(TRACE, side)
+
+
+def test_dropped_events_rejected(tmp_path):
+    # a circular buffer keeps the latest window: CTA 3 lost its first two events
+    evs = events()
+    first = [i for i, e in enumerate(evs) if e["pid"].endswith("CTA3")][:2]
+    evs = [e for i, e in enumerate(evs) if i not in first]
+    with pytest.raises(FrontendError, match="CTA 3 warpgroup 0 .*first difference at event 0"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_warps_of_a_warpgroup_must_agree(tmp_path):
+    evs = events()
+    extra = [dict(e, tid=e["tid"].replace("warp 0", "warp 1")) for e in evs if e["pid"].endswith("CTA7")]
+    extra.pop(4)
+    with pytest.raises(FrontendError, match="CTA 7: warps 0 and 1 of warpgroup 0 recorded different"):
+        translate(write_trace(tmp_path, evs + extra), sidecar())
+
+
+def test_missing_cta_rejected(tmp_path):
+    evs = [e for e in events() if not e["pid"].endswith("CTA63")]
+    with pytest.raises(FrontendError, match="63 CTAs in the trace, the grid has 64"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_cli_exit_status_2(tmp_path):
+    evs = events()
+    evs[0]["name"] = "nope"
+    trace = write_trace(tmp_path, evs)
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), ".."))
+    out = subprocess.run([sys.executable, "-m", "asyncsim_frontend", "translate", trace,
+                          "--descriptors", SIDE, "-o", str(tmp_path / "x.asim")],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 2
+    assert "unknown scope 'nope'" in out.stderr
+    assert not (tmp_path / "x.asim").exists()
+
+
+TTGIR = """#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module {
+  tt.func public @k(%d: !tt.tensordesc<tensor<64x128xf16, #shared>>) {
+    ttng.barrier_expect %b, 16384, %p : !ttg.memdesc<1xi64, #shared1, #smem, mutable> loc(#loc3)
+    ttng.async_tma_copy_global_to_local %d[%x, %c0_i32] %buf, %b, %p : !tt.tensordesc<tensor<64x128xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    ttng.wait_barrier %b, %ph : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    %s = ttng.warp_group_dot %q, %kt, %acc {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<128x128xf16, #shared, #smem> * !ttg.memdesc<128x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
+    %o = ttng.warp_group_dot %pr, %v, %acc2 {inputPrecision = 0 : i32, isAsync = true} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>> * !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<128x128xf32, #mma>
+    %w:2 = ttng.warp_group_dot_wait %s, %o {pendings = 1 : i32} : tensor<128x64xf32, #mma>, tensor<128x128xf32, #mma>
+    ttng.async_tma_copy_local_to_global %d[%x, %c0_i32] %buf : !tt.tensordesc<tensor<64x128xf16, #shared>>, !ttg.memdesc<64x128xf16, #shared, #smem>
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    ttng.arrive_barrier %b, 2 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    tt.return
+  }
+}
+"""
+
+
+def test_instrument_wraps_every_target_op():
+    text, table = instrument_text(TTGIR)
+    sites = table["sites"]
+    assert [s["op"] for s in sites] == ["MB_EXPECT", "TMA_LOAD", "MB_WAIT", "WGMMA", "WGMMA",
+                                        "WGMMA_WAIT", "TMA_STORE", "TMA_STORE_WAIT", "MB_ARRIVE"]
+    assert text.count("proton.record start") == 9 == text.count("proton.record end")
+    assert ('proton.record start "ASIM|TMA_LOAD|desc=%d|block=64x128|dtype=f16|bytes=16384|'
+            'bar=%b|site=1"') in text
+    assert "ASIM|WGMMA|M=128|N=64|K=128|instrM=64|instrN=64|instrK=16|dtype=f16|acc=f32|mode=SS|site=3" in text
+    assert "|mode=RS|site=4" in text  # A from registers
+    assert "ASIM|WGMMA_WAIT|pendings=1|site=5" in text
+    assert "ASIM|MB_ARRIVE|bar=%b|count=2|site=8" in text
+    lines = text.splitlines()
+    k = next(i for i, l in enumerate(lines) if "ttng.wait_barrier" in l)
+    assert "record start" in lines[k - 1] and "record end" in lines[k + 1]
+    with pytest.raises(FrontendError, match="already contains proton.record"):
+        instrument_text(text)
+
+
+def _item(key, *vals):
+    return Item((key,), f"{key} {{0}}", [("v",)] * len(vals), list(vals), 10, False)
+
+
+def test_fold_nested_affine_loops():
+    # outer j (3 times) of [A j*100 + k*8 for k in range(4)], B j
+    seq = []
+    for j in range(3):
+        seq += [_item("A", j * 100 + k * 8) for k in range(4)] + [_item("B", j)]
+    names = (f"v{k}" for k in range(100))
+    out = fold(seq, names)
+    assert len(out) == 1 and isinstance(out[0], Loop) and out[0].trips == 3
+    inner = out[0].body[0]
+    assert isinstance(inner, Loop) and inner.trips == 4
+    form = inner.body[0].forms[0]
+    assert form[""] == 0 and sorted(v for k, v in form.items() if k) == [8, 100]
+
+
+def test_fold_stops_at_non_affine_operands():
+    # 0 1 2 | 10 11 12 | 30 31 32: inner runs are affine, the outer step (10, then 20) is not
+    seq = [_item("A", v) for v in (0, 1, 2, 10, 11, 12, 30, 31, 32)]
+    out = fold(seq, (f"v{k}" for k in range(100)))
+    assert [n.trips for n in out] == [2, 3]
+    assert out[0].body[0].trips == 3
+
+
+def test_fit_cta_forms():
+    ctas = list(range(64))
+    assert fit_cta(ctas, [128 * (c // 8) for c in ctas], [8]) == "128 * (cta / 8)"
+    assert fit_cta(ctas, [5 + 3 * c for c in ctas], [8]) == "5 + 3 * cta"
+    assert fit_cta(ctas, [7] * 64, [8]) == "7"
+    assert fit_cta(ctas, [c * c for c in ctas], [8]) is None
