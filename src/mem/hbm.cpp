@@ -1,0 +1,328 @@
+#include "mem/hbm.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "util/error.h"
+
+namespace asyncsim {
+namespace {
+
+Time ns_to_ps(double ns) {
+  return static_cast<Time>(ns * 1000.0 + 0.5);
+}
+
+// XOR of x's `bits`-wide fields: every address bit above the field moves the result, so a
+// power-of-two stride keeps changing it.
+uint64_t xor_fold(uint64_t x, int bits) {
+  if (bits == 0) {
+    return 0;
+  }
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t r = 0;
+  while (x != 0) {
+    r ^= x & mask;
+    x >>= bits;
+  }
+  return r;
+}
+
+int log2_exact(int v, const char* what) {
+  if (v <= 0 || !std::has_single_bit(static_cast<unsigned>(v))) {
+    throw_input_error("dram", "{} must be a power of two, got {}", what, v);
+  }
+  return std::countr_zero(static_cast<unsigned>(v));
+}
+
+void require_positive(double v, const char* what) {
+  if (!(v > 0.0)) {
+    throw_input_error("dram", "{} must be positive, got {}", what, v);
+  }
+}
+
+}  // namespace
+
+HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
+  const HbmParams& p = m_params;
+  if (p.channels <= 0 || p.pseudo_channels <= 0 || p.stack_ids <= 0) {
+    throw_input_error("dram", "channels, pseudo_channels and stack_ids must be positive");
+  }
+  require_positive(p.clock_mhz, "clock_mhz");
+  if (p.bus_efficiency <= 0.0 || p.bus_efficiency > 1.0) {
+    throw_input_error("dram", "bus_efficiency must be in (0, 1], got {}", p.bus_efficiency);
+  }
+  if (p.frfcfs_window < 0 || p.write_batch <= 0) {
+    throw_input_error("dram", "frfcfs_window must be >= 0 and write_batch > 0");
+  }
+  if (p.refresh && (p.t_refi_ns <= p.t_rfc_ns || p.t_rfc_ns <= 0.0)) {
+    throw_input_error("dram", "refresh needs 0 < t_rfc_ns < t_refi_ns");
+  }
+  m_num_pcs = p.channels * p.pseudo_channels;
+  m_banks_per_sid = p.bank_groups * p.banks_per_group;
+  m_banks_per_pc = m_banks_per_sid * p.stack_ids;
+  m_groups_per_pc = p.bank_groups * p.stack_ids;
+  log2_exact(p.bank_groups, "bank_groups");
+  log2_exact(p.banks_per_group, "banks_per_group");
+  m_bank_bits = log2_exact(m_banks_per_pc, "banks per pseudo-channel");
+  log2_exact(p.burst_bytes, "burst_bytes");
+  m_interleave_shift = log2_exact(p.interleave_bytes, "interleave_bytes");
+  m_window_shift = log2_exact(p.window_bytes, "window_bytes");
+  const int row_shift = log2_exact(p.row_bytes, "row_bytes");
+  if (p.interleave_bytes < 128 || p.window_bytes < p.interleave_bytes ||
+      p.row_bytes < p.interleave_bytes) {
+    throw_input_error("dram", "need 128 <= interleave_bytes <= window_bytes and <= row_bytes");
+  }
+  m_slots = p.window_bytes / p.interleave_bytes;
+  m_slot_bits = m_window_shift - m_interleave_shift;
+  m_column_bits = row_shift - m_interleave_shift;
+  if (m_num_pcs % m_slots != 0) {
+    throw_input_error("dram",
+                      "window_bytes / interleave_bytes = {} must divide the {} pseudo-channels",
+                      m_slots, m_num_pcs);
+  }
+  m_pc_groups = m_num_pcs / m_slots;
+  m_group_pow2_bits = std::countr_zero(static_cast<unsigned>(m_pc_groups));
+  m_group_odd = m_pc_groups >> m_group_pow2_bits;
+  m_group_pow2_mask = (uint64_t{1} << m_group_pow2_bits) - 1;
+  m_group_fold_bits = std::max(m_slot_bits + 1, m_group_pow2_bits);
+  m_row_shift = m_window_shift + m_column_bits + m_bank_bits;
+
+  m_rcd = ns_to_ps(p.t_rcd_ns);
+  m_rp = ns_to_ps(p.t_rp_ns);
+  m_ras = ns_to_ps(p.t_ras_ns);
+  m_cl = ns_to_ps(p.t_cl_ns);
+  m_wl = ns_to_ps(p.t_wl_ns);
+  m_rtp = ns_to_ps(p.t_rtp_ns);
+  m_wr = ns_to_ps(p.t_wr_ns);
+  m_ccd_l = ns_to_ps(p.t_ccd_l_ns);
+  m_rrd_s = ns_to_ps(p.t_rrd_s_ns);
+  m_rrd_l = ns_to_ps(p.t_rrd_l_ns);
+  m_faw = ns_to_ps(p.t_faw_ns);
+  m_wtr_s = ns_to_ps(p.t_wtr_s_ns);
+  m_wtr_l = ns_to_ps(p.t_wtr_l_ns);
+  m_rtw = ns_to_ps(p.t_rtw_ns);
+  m_refi = ns_to_ps(p.t_refi_ns);
+  m_rfc = ns_to_ps(p.t_rfc_ns);
+  m_ctrl = ns_to_ps(p.ctrl_latency_ns);
+  // One burst: burst_bytes over pc_width_bits pins at two transfers per clock.
+  const double burst_ps = p.burst_bytes * 8.0 * 1.0e6 / (p.pc_width_bits * 2.0 * p.clock_mhz);
+  m_burst = static_cast<Time>(burst_ps + 0.5);
+  m_burst_slot =
+      static_cast<Time>(std::max(burst_ps, p.t_ccd_s_ns * 1000.0) / p.bus_efficiency + 0.5);
+
+  m_banks.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_banks_per_pc));
+  m_groups.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_groups_per_pc));
+  m_sids.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.stack_ids));
+  m_pcs.resize(static_cast<size_t>(m_num_pcs));
+  m_write_queue.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.write_batch));
+}
+
+double HbmSystem::peak_bytes_per_second() const {
+  return static_cast<double>(m_num_pcs) * m_params.pc_width_bits / 8.0 * 2.0 * m_params.clock_mhz *
+         1.0e6;
+}
+
+Time HbmSystem::idle_miss_latency(int bytes) const {
+  const Time bursts = bytes / m_params.burst_bytes;
+  const Time bank_end = m_rcd + (bursts - 1) * m_ccd_l + m_cl + m_burst;
+  return std::max(bank_end, m_cl + bursts * m_burst_slot) + m_ctrl;
+}
+
+// Mapping (docs/memory.md): [interleave offset | slot within the window | column | bank | row].
+// An aligned window goes to one group of m_slots pseudo-channels; the bits above the window
+// pick the column, then the bank, within those pseudo-channels, and everything above is the
+// row. The row picks the group: its residue modulo the odd factor of the group count (a
+// power-of-two stride is a unit modulo an odd number, so it visits every residue), and for the
+// power-of-two factor an XOR fold of the quotient; the slot within the group is XOR-permuted by
+// another fold of the quotient (a different fold width, so the two stay independent), and the
+// bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
+// and banks in the long run, while a short run stays inside its window's group.
+HbmAddress HbmSystem::decode(uint64_t addr) const {
+  const uint64_t row = addr >> m_row_shift;
+  const auto slot_mask = static_cast<uint64_t>(m_slots - 1);
+  const auto bank_mask = static_cast<uint64_t>(m_banks_per_pc - 1);
+  const auto odd = static_cast<uint64_t>(m_group_odd);
+  const uint64_t quotient = row / odd;
+  const uint64_t slot =
+      ((addr >> m_interleave_shift) ^ xor_fold(quotient, m_slot_bits)) & slot_mask;
+  const uint64_t group_pow2 = xor_fold(quotient, m_group_fold_bits) & m_group_pow2_mask;
+  const uint64_t group = group_pow2 * odd + row % odd;
+  const uint64_t bank =
+      ((addr >> (m_window_shift + m_column_bits)) ^ xor_fold(row, m_bank_bits)) & bank_mask;
+  HbmAddress a;
+  a.pc = static_cast<int>(group * static_cast<uint64_t>(m_slots) + slot);
+  a.bank = static_cast<int>(bank);
+  a.column = static_cast<int>((addr >> m_window_shift) & ((uint64_t{1} << m_column_bits) - 1));
+  a.row = static_cast<int64_t>(row);
+  return a;
+}
+
+// Bank index bits, low to high: bank group, bank within the group, SID. Consecutive bank
+// indices therefore alternate bank groups.
+HbmSystem::Group& HbmSystem::group_of(int pc, int b) {
+  const int sid = b / m_banks_per_sid;
+  const int bg = b % m_params.bank_groups;
+  return m_groups[static_cast<size_t>(pc * m_groups_per_pc + sid * m_params.bank_groups + bg)];
+}
+
+HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
+  return m_sids[static_cast<size_t>(pc * m_params.stack_ids + b / m_banks_per_sid)];
+}
+
+// Activates are budgeted like the bus: the tRRD/tFAW budget advances from the request's
+// earliest time, and the ACT itself also waits for its bank. A bank that is busy far ahead
+// therefore does not hold back activates to other banks (no head-of-line blocking).
+Time HbmSystem::schedule_act(int pc, int b, Time earliest) {
+  Sid& s = sid_of(pc, b);
+  Group& g = group_of(pc, b);
+  Time budget = std::max({earliest, s.act_free, g.act_free, s.faw[s.faw_head] + m_faw});
+  s.faw[s.faw_head] = budget;
+  s.faw_head = (s.faw_head + 1) & 3U;
+  s.act_free = budget + m_rrd_s;
+  g.act_free = budget + m_rrd_l;
+  ++m_stats.activates;
+  return budget;
+}
+
+Time HbmSystem::open_row(int pc, int b, int64_t row, Time t) {
+  Bank& bank = m_banks[static_cast<size_t>(pc * m_banks_per_pc + b)];
+  if (bank.open_row == row) {
+    ++m_stats.row_hits;
+    return std::max(t, bank.cas_ok);
+  }
+  Time act_earliest;
+  if (bank.open_row < 0) {
+    ++m_stats.row_misses;
+    act_earliest = std::max(t, bank.act_ok);
+    bank.prev_row = -1;
+  } else {
+    ++m_stats.row_conflicts;
+    const Time pre = std::max(t, bank.pre_ok);
+    bank.prev_row = bank.open_row;
+    bank.switch_pre = pre;
+    bank.bypasses = 0;
+    act_earliest = std::max(pre + m_rp, bank.act_ok);
+  }
+  const Time act = schedule_act(pc, b, act_earliest);
+  bank.open_row = row;
+  bank.cas_ok = act + m_rcd;
+  bank.pre_ok = act + m_ras;
+  bank.act_ok = act + m_ras + m_rp;  // tRC
+  return bank.cas_ok;
+}
+
+void HbmSystem::apply_refresh(int pc, Time t) {
+  PseudoChannel& p = m_pcs[static_cast<size_t>(pc)];
+  // Refreshes are staggered over the pseudo-channels.
+  const Time offset = m_refi * pc / m_num_pcs;
+  const int64_t epoch = (t + offset) / m_refi;
+  if (epoch <= p.refresh_epoch) {
+    return;
+  }
+  m_stats.refreshes += static_cast<uint64_t>(epoch - p.refresh_epoch);
+  p.refresh_epoch = epoch;
+  const Time start = epoch * m_refi - offset;
+  const Time end = start + m_rfc;
+  // Refresh precharges every bank and holds the pseudo-channel for tRFC.
+  Bank* banks = &m_banks[static_cast<size_t>(pc * m_banks_per_pc)];
+  for (int b = 0; b < m_banks_per_pc; ++b) {
+    banks[b].open_row = -1;
+    banks[b].prev_row = -1;
+    banks[b].act_ok = std::max(banks[b].act_ok, end);
+  }
+  p.bus_free = std::max(p.bus_free >= start ? p.bus_free + m_rfc : p.bus_free, end);
+}
+
+Time HbmSystem::read(const HbmAddress& a, int bursts, Time t) {
+  PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];
+  Bank& bank = m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)];
+  Time cas;
+  // FR-FCFS: a hit on the row that a queued switch is about to close is served first.
+  const bool bypass = bank.open_row != a.row && bank.prev_row == a.row && t < bank.switch_pre &&
+                      bank.bypasses < m_params.frfcfs_window;
+  if (bypass) {
+    ++bank.bypasses;
+    ++m_stats.bypass_hits;
+    ++m_stats.row_hits;
+    cas = t;
+  } else {
+    cas = open_row(a.pc, a.bank, a.row, t);
+  }
+  Group& g = group_of(a.pc, a.bank);
+  const Time col_budget = std::max(g.cas_free, t);
+  g.cas_free = col_budget + bursts * m_ccd_l;
+  const Time rd = std::max({cas, col_budget, p.write_end + m_wtr_s, g.write_end + m_wtr_l});
+  const Time bus_pos = std::max(p.bus_free, t + m_cl);
+  p.bus_free = bus_pos + bursts * m_burst_slot;
+  const Time bank_end = rd + (bursts - 1) * m_ccd_l + m_cl + m_burst;
+  const Time done = std::max(p.bus_free, bank_end);
+  if (!bypass) {
+    bank.pre_ok = std::max(bank.pre_ok, rd + (bursts - 1) * m_ccd_l + m_rtp);
+  }
+  p.read_end = std::max(p.read_end, done);
+  m_stats.busy_ps += bursts * m_burst_slot;
+  return done + m_ctrl;
+}
+
+// Write mode: the queued writes go out back to back after one read-to-write bus turnaround;
+// afterwards reads wait tWTR plus their CAS latency, so the bus idles that long.
+void HbmSystem::drain(int pc, Time t) {
+  PseudoChannel& p = m_pcs[static_cast<size_t>(pc)];
+  QueuedWrite* queue = &m_write_queue[static_cast<size_t>(pc * m_params.write_batch)];
+  p.bus_free = std::max({p.bus_free, p.read_end + m_rtw, t + m_wl});
+  for (int i = 0; i < p.queued_writes; ++i) {
+    const QueuedWrite& w = queue[i];
+    const Time cas = open_row(pc, w.bank, w.row, t);
+    Group& g = group_of(pc, w.bank);
+    const Time col_budget = std::max(g.cas_free, t);
+    g.cas_free = col_budget + w.bursts * m_ccd_l;
+    const Time wr = std::max(cas, col_budget);
+    const Time bus_pos = p.bus_free;
+    p.bus_free = bus_pos + w.bursts * m_burst_slot;
+    const Time end = std::max(p.bus_free, wr + (w.bursts - 1) * m_ccd_l + m_wl + m_burst);
+    Bank& bank = m_banks[static_cast<size_t>(pc * m_banks_per_pc + w.bank)];
+    bank.pre_ok = std::max(bank.pre_ok, end + m_wr);
+    g.write_end = std::max(g.write_end, end);
+    p.write_end = std::max(p.write_end, end);
+    m_stats.busy_ps += w.bursts * m_burst_slot;
+  }
+  m_stats.writes_drained += static_cast<uint64_t>(p.queued_writes);
+  ++m_stats.drains;
+  p.queued_writes = 0;
+  p.bus_free = std::max(p.bus_free, p.write_end + m_wtr_s + m_cl);
+}
+
+Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
+  const HbmAddress a = decode(addr);
+  const int bursts = std::max(1, bytes / m_params.burst_bytes);
+  if (m_params.refresh) {
+    apply_refresh(a.pc, t);
+  }
+  if (!write) {
+    ++m_stats.reads;
+    m_stats.read_bytes += static_cast<uint64_t>(bytes);
+    return read(a, bursts, t);
+  }
+  ++m_stats.writes;
+  m_stats.write_bytes += static_cast<uint64_t>(bytes);
+  PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];
+  m_write_queue[static_cast<size_t>(a.pc * m_params.write_batch + p.queued_writes)] =
+      QueuedWrite{a.bank, bursts, a.row};
+  if (++p.queued_writes == m_params.write_batch) {
+    drain(a.pc, t);
+  }
+  return t;
+}
+
+Time HbmSystem::flush(Time t) {
+  Time last = t;
+  for (int pc = 0; pc < m_num_pcs; ++pc) {
+    if (m_pcs[static_cast<size_t>(pc)].queued_writes > 0) {
+      drain(pc, t);
+    }
+    last = std::max(last, m_pcs[static_cast<size_t>(pc)].write_end);
+  }
+  return last;
+}
+
+}  // namespace asyncsim

@@ -1,0 +1,177 @@
+// HBM3/HBM3e DRAM behind the L2: channels -> pseudo-channels -> stack IDs -> bank groups ->
+// banks, each bank with an open row, JEDEC timing constraints, posted writes drained in batches,
+// optional all-bank refresh, and an address mapping tuned to what the H200 data shows
+// (docs/memory.md, "DRAM").
+//
+// Contract: access() serves one request of `bytes` (a multiple of burst_bytes, inside one
+// 128-B line) arriving at the controller at time `t`, immediately, in the reservation style of
+// the memory system: every resource keeps "free from" horizons, so contention costs no events.
+// Requests must come in approximately non-decreasing `t`. A read returns when its data is back
+// at the L2; a write is posted: it returns its acceptance time `t` and reaches the array in the
+// next drain of its pseudo-channel's write queue (flush() drains every queue).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "util/time.h"
+
+namespace asyncsim {
+
+// Defaults are the H200 (HBM3e, 6 stacks, 6.4 Gb/s/pin); docs/memory.md gives every source.
+// Timings are in nanoseconds, JEDEC names in the comments.
+struct HbmParams {
+  // Organisation.
+  int channels = 96;        // 6 stacks x 16 channels (6144-bit bus)
+  int pseudo_channels = 2;  // per channel, 32 bits each (JESD238)
+  int stack_ids = 2;        // SIDs sharing a pseudo-channel (8-high stack)
+  int bank_groups = 4;      // per SID
+  int banks_per_group = 4;
+  int pc_width_bits = 32;     // data bits of one pseudo-channel
+  int burst_bytes = 32;       // BL8 x 32 bits: one column access
+  int row_bytes = 1024;       // page of one bank of one pseudo-channel
+  double clock_mhz = 3201.0;  // nvidia-smi memory clock; data moves on both edges
+  // Address mapping: an aligned window_bytes window is spread over window/interleave
+  // pseudo-channels of one group, interleave_bytes each (see decode()).
+  int interleave_bytes = 256;
+  int window_bytes = 8192;
+  // Timing, ns.
+  double t_rcd_ns = 14.375;   // tRCD: ACT -> RD/WR
+  double t_rp_ns = 14.375;    // tRP: PRE -> ACT
+  double t_ras_ns = 34.375;   // tRAS: ACT -> PRE
+  double t_cl_ns = 14.375;    // tCL (RL): RD -> first data
+  double t_wl_ns = 4.375;     // tWL (CWL): WR -> first data
+  double t_rtp_ns = 4.375;    // tRTP: RD -> PRE
+  double t_wr_ns = 16.25;     // tWR: end of write data -> PRE
+  double t_ccd_s_ns = 1.25;   // tCCD_S: column -> column, other bank group
+  double t_ccd_l_ns = 2.5;    // tCCD_L: column -> column, same bank group
+  double t_rrd_s_ns = 1.25;   // tRRD_S: ACT -> ACT, other bank group (same SID)
+  double t_rrd_l_ns = 2.5;    // tRRD_L: ACT -> ACT, same bank group
+  double t_faw_ns = 30.0;     // tFAW: at most 4 ACTs per SID in any window this long
+  double t_wtr_s_ns = 6.25;   // tWTR_S: end of write data -> RD, other bank group
+  double t_wtr_l_ns = 8.125;  // tWTR_L: end of write data -> RD, same bank group
+  double t_rtw_ns = 1.25;     // bus bubble from the end of read data to write data
+  double t_refi_ns = 3900.0;  // tREFI: all-bank refresh interval per pseudo-channel
+  double t_rfc_ns = 410.0;    // tRFC: all-bank refresh duration
+  bool refresh = false;       // model all-bank refresh (off: per-bank refresh hides it)
+  // Controller.
+  double ctrl_latency_ns = 127.0;  // fixed L2 -> controller -> PHY -> L2 path (fitted)
+  int frfcfs_window = 4;           // row hits that may bypass one queued row switch per bank
+  int write_batch = 10;            // posted writes per pseudo-channel drained together (fitted)
+  double bus_efficiency = 0.94;    // fraction of the data-bus peak usable (fitted)
+};
+
+// Where a byte address lives. `pc` is the global pseudo-channel index
+// (channel * pseudo_channels + pseudo-channel); `bank` is the index within the pseudo-channel.
+struct HbmAddress {
+  int pc = 0;
+  int bank = 0;  // sid * bank_groups * banks_per_group + bank_in_group * bank_groups + bg
+  int column = 0;
+  int64_t row = 0;
+  int channel(const HbmParams& p) const { return pc / p.pseudo_channels; }
+};
+
+class HbmSystem {
+ public:
+  struct Stats {
+    uint64_t reads = 0;
+    uint64_t writes = 0;          // accepted
+    uint64_t writes_drained = 0;  // reached the array
+    uint64_t row_hits = 0;        // reads and writes, bypassing hits included
+    uint64_t row_misses = 0;      // bank was closed: ACT
+    uint64_t row_conflicts = 0;   // another row was open: PRE + ACT
+    uint64_t bypass_hits = 0;     // row hits served ahead of a queued row switch (FR-FCFS)
+    uint64_t activates = 0;
+    uint64_t drains = 0;
+    uint64_t refreshes = 0;
+    uint64_t read_bytes = 0;
+    uint64_t write_bytes = 0;
+    Time busy_ps = 0;  // data-bus time, summed over pseudo-channels
+  };
+
+  // Throws InputError (where "dram") when the organisation or mapping is inconsistent.
+  explicit HbmSystem(const HbmParams& params);
+
+  Time access(uint64_t addr, int bytes, bool write, Time t);
+  // Drains every queued write at time t or later; returns when every write accepted so far
+  // has reached the array.
+  Time flush(Time t);
+
+  HbmAddress decode(uint64_t addr) const;
+  const Stats& stats() const { return m_stats; }
+  const HbmParams& params() const { return m_params; }
+  int num_pcs() const { return m_num_pcs; }
+  // Peak data rate of all pseudo-channels together, bytes per second.
+  double peak_bytes_per_second() const;
+  // Latency of an isolated read of `bytes` that opens its row in an idle closed bank.
+  Time idle_miss_latency(int bytes) const;
+
+ private:
+  struct Bank {
+    int64_t open_row = -1;
+    int64_t prev_row = -1;  // row closed by the latest switch, for FR-FCFS bypass
+    Time act_ok = 0;        // earliest next ACT (tRP after the last PRE)
+    Time pre_ok = 0;        // earliest PRE (tRAS, tRTP, tWR)
+    Time cas_ok = 0;        // earliest column command (tRCD)
+    Time switch_pre = 0;    // when the PRE that closed prev_row was issued
+    int32_t bypasses = 0;
+  };
+  struct Group {        // one bank group of one SID
+    Time cas_free = 0;  // tCCD_L budget horizon
+    Time act_free = 0;  // tRRD_L budget horizon
+    Time write_end = -kTimeNever;
+  };
+  struct Sid {  // activate budget: tRRD_S spacing and the tFAW window
+    Time act_free = 0;
+    std::array<Time, 4> faw{-kTimeNever, -kTimeNever, -kTimeNever, -kTimeNever};
+    uint32_t faw_head = 0;
+  };
+  struct PseudoChannel {
+    Time bus_free = 0;  // data-bus horizon (fluid: other bank groups fill tCCD_L gaps)
+    Time read_end = -kTimeNever;
+    Time write_end = -kTimeNever;
+    int64_t refresh_epoch = 0;
+    int32_t queued_writes = 0;
+  };
+  struct QueuedWrite {
+    int32_t bank;
+    int32_t bursts;
+    int64_t row;
+  };
+
+  Time read(const HbmAddress& a, int bursts, Time t);
+  void drain(int pc, Time t);
+  // Opens `row` in bank `b` (PRE and ACT as needed) no earlier than t; returns the earliest
+  // column-command time and counts the hit/miss/conflict.
+  Time open_row(int pc, int b, int64_t row, Time t);
+  Time schedule_act(int pc, int b, Time earliest);
+  void apply_refresh(int pc, Time t);
+  Group& group_of(int pc, int b);
+  Sid& sid_of(int pc, int b);
+
+  HbmParams m_params;
+  int m_num_pcs;
+  int m_banks_per_sid;
+  int m_banks_per_pc;
+  int m_groups_per_pc;
+  int m_slots;            // pseudo-channels per group (window / interleave)
+  int m_pc_groups;        // num_pcs / slots
+  int m_group_pow2_bits;  // m_pc_groups = 2^bits * m_group_odd
+  int m_group_odd;
+  int m_group_fold_bits;  // fold width for the power-of-two part of the group
+  uint64_t m_group_pow2_mask;
+  int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;
+  int m_row_shift;
+  // Timing in ps.
+  Time m_rcd, m_rp, m_ras, m_cl, m_wl, m_rtp, m_wr, m_ccd_l, m_rrd_s, m_rrd_l, m_faw;
+  Time m_wtr_s, m_wtr_l, m_rtw, m_refi, m_rfc, m_ctrl, m_burst_slot, m_burst;
+  std::vector<Bank> m_banks;    // [pc][bank]
+  std::vector<Group> m_groups;  // [pc][sid][bg]
+  std::vector<Sid> m_sids;      // [pc][sid]
+  std::vector<PseudoChannel> m_pcs;
+  std::vector<QueuedWrite> m_write_queue;  // [pc][write_batch]
+  Stats m_stats;
+};
+
+}  // namespace asyncsim
