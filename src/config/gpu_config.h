@@ -22,6 +22,7 @@ struct SmParams {
   int smem_bytes = 0;
   int smem_per_cta_max = 0;
   int cta_launch_cycles = 0;
+  int cta_dispatch_cycles = 0;  // block scheduler: one CTA launch per this many cycles
   int kernel_launch_cycles = 0;
   int cta_exit_cycles = 0;
   SchedulerPolicy scheduler = SchedulerPolicy::kGto;

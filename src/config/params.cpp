@@ -98,6 +98,9 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param("sm.cta_launch_cycles", "SM cycles",
                         "from a CTA slot freeing (or kernel start) to the new CTA's first issue",
                         [](GpuConfig& c) -> int& { return c.sm.cta_launch_cycles; }, 0, 1000000));
+  s.push_back(int_param("sm.cta_dispatch_cycles", "SM cycles",
+                        "interval between consecutive CTA launches by the block scheduler",
+                        [](GpuConfig& c) -> int& { return c.sm.cta_dispatch_cycles; }, 0, 1000000));
   s.push_back(int_param("sm.kernel_launch_cycles", "SM cycles",
                         "from kernel start (as Nsight Compute counts it) to the first CTA dispatch",
                         [](GpuConfig& c) -> int& { return c.sm.kernel_launch_cycles; }, 0, 1000000));

@@ -1,6 +1,7 @@
 #include "mem/memory_system.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 namespace asyncsim {
@@ -13,19 +14,6 @@ uint64_t mix64(uint64_t x) {
   x *= 0xc4ceb9fe1a85ec53ULL;
   x ^= x >> 33;
   return x;
-}
-
-// IPOLY-style hash: the line index reduced modulo an irreducible polynomial over GF(2),
-// which spreads power-of-two strides evenly (Rau, ISCA'91).
-uint64_t ipoly(uint64_t line) {
-  constexpr uint64_t kPoly = 0x1002d;  // x^16 + x^5 + x^3 + x^2 + 1
-  uint64_t r = line;
-  for (int bit = 63; bit >= 16; --bit) {
-    if (r & (uint64_t{1} << bit)) {
-      r ^= kPoly << (bit - 16);
-    }
-  }
-  return r;
 }
 
 }  // namespace
@@ -57,9 +45,45 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_mshr_head.assign(m_num_slices, 0);
   m_mshr_count.assign(m_num_slices, 0);
   m_slice_stats.resize(m_num_slices);
+  build_ipoly_tables();
   if (config.mem.l2_coalescer) {
     m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
                        config.mem.l2_coalescer_entries);
+  }
+}
+
+void MemorySystem::build_ipoly_tables() {
+  // Primitive polynomials of degree 0..10 (bit k set = x^k).
+  static constexpr uint32_t kPoly[] = {0x1,  0x3,  0x7,   0xB,   0x13,  0x25,
+                                       0x43, 0x83, 0x11D, 0x211, 0x409};
+  uint64_t n = static_cast<uint64_t>(m_num_slices);
+  int k = 0;
+  while (n % 2 == 0 && k < 10) {
+    n /= 2;
+    ++k;
+  }
+  m_hash_odd = (static_cast<uint64_t>(m_num_slices) >> k);
+  const uint64_t poly = kPoly[k];
+  std::array<uint64_t, 64> power{};  // x^i mod poly
+  uint64_t v = 1;
+  for (int i = 0; i < 64; ++i) {
+    power[static_cast<size_t>(i)] = k == 0 ? 0 : v;
+    v <<= 1;
+    if (k > 0 && (v >> k) & 1) {
+      v ^= poly;
+    }
+  }
+  m_ipoly_table.assign(8 * 256, 0);
+  for (int byte = 0; byte < 8; ++byte) {
+    for (int value = 0; value < 256; ++value) {
+      uint64_t r = 0;
+      for (int bit = 0; bit < 8; ++bit) {
+        if (value & (1 << bit)) {
+          r ^= power[static_cast<size_t>(byte * 8 + bit)];
+        }
+      }
+      m_ipoly_table[static_cast<size_t>(byte) * 256 + static_cast<size_t>(value)] = r;
+    }
   }
 }
 
@@ -68,7 +92,16 @@ int MemorySystem::slice_of(uint64_t line) const {
   switch (m_config.mem.l2_hash) {
     case SliceHash::kModulo: return static_cast<int>(line % n);
     case SliceHash::kXor: return static_cast<int>((line ^ (line >> 5)) % n);
-    case SliceHash::kIpoly: return static_cast<int>(ipoly(line) % n);
+    case SliceHash::kIpoly: {
+      // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
+      // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
+      // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
+      uint64_t r = 0;
+      for (int byte = 0; byte < 8; ++byte) {
+        r ^= m_ipoly_table[static_cast<size_t>(byte) * 256 + ((line >> (8 * byte)) & 0xFF)];
+      }
+      return static_cast<int>((line % m_hash_odd) * (n / m_hash_odd) + r);
+    }
   }
   return 0;
 }

@@ -69,6 +69,7 @@ class MemorySystem {
     uint8_t valid = 0;
     uint8_t dirty = 0;
   };
+  void build_ipoly_tables();
   Way* lookup(int slice, uint64_t line, int& set_out);
   // Serves a read at `slice` arriving at `arrive`; returns when the data leaves the slice.
   Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
@@ -106,6 +107,8 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
+  std::vector<uint64_t> m_ipoly_table;  // [byte][value] -> remainder, for SliceHash::kIpoly
+  uint64_t m_hash_odd = 1;               // odd factor of the slice count
   std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;

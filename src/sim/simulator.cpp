@@ -51,6 +51,7 @@ class Run {
  private:
   void dispatch_initial(Time t);
   void dispatch_to(Sm& sm, Time t);
+  Time next_launch_time(Time t);
   void loop();
   Time finish_time() const;
   [[noreturn]] void report_deadlock(Time t) const;
@@ -67,12 +68,21 @@ class Run {
   int64_t m_next_cta = 0;
   int64_t m_done_ctas = 0;
   Time m_last_release = 0;
+  Time m_dispatch_free = 0;
   uint64_t m_events = 0;
 };
 
+// The block scheduler launches one CTA per sm.cta_dispatch_cycles: a wave of CTAs starts
+// staggered, not in lockstep.
+Time Run::next_launch_time(Time t) {
+  const Time at = std::max(t, m_dispatch_free);
+  m_dispatch_free = at + m_clock.cycles(m_config.sm.cta_dispatch_cycles);
+  return at;
+}
+
 void Run::dispatch_to(Sm& sm, Time t) {
   while (m_next_cta < m_kernel.num_ctas() && sm.fits_another_cta()) {
-    sm.launch_cta(m_next_cta++, t);
+    sm.launch_cta(m_next_cta++, next_launch_time(t));
   }
 }
 
@@ -84,7 +94,7 @@ void Run::dispatch_initial(Time t) {
     placed = false;
     for (auto& sm : m_sms) {
       if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta()) {
-        sm->launch_cta(m_next_cta++, t);
+        sm->launch_cta(m_next_cta++, next_launch_time(t));
         placed = true;
       }
     }
