@@ -41,6 +41,7 @@ struct TensorParams {
   double fp8_flops = 0;
   int latency_cycles = 0;  // pipeline latency added to the service time of each wgmma
   int issue_cycles = 0;    // issue slots one wgmma instruction occupies
+  int wait_cycles = 0;     // wgmma.wait_group that finds its groups complete
 };
 
 struct TmaParams {
@@ -60,6 +61,7 @@ struct BarrierParams {
   int suspend_wait_cycles = 0;
   int wake_cycles = 0;
   int arrive_cycles = 0;
+  int expect_tx_cycles = 0;
   int named_barrier_cycles = 0;
 };
 

@@ -146,6 +146,9 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param("tensor.issue_cycles", "SM cycles",
                         "issue slots one wgmma instruction takes from its warpgroup",
                         [](GpuConfig& c) -> int& { return c.tensor.issue_cycles; }, 1, 100000));
+  s.push_back(int_param("tensor.wait_cycles", "SM cycles",
+                        "wgmma.wait_group that finds its groups already complete",
+                        [](GpuConfig& c) -> int& { return c.tensor.wait_cycles; }, 1, 100000));
   // --- TMA engine ----------------------------------------------------------------------------
   s.push_back(int_param("tma.queue_depth", "transactions", "TMA transactions admitted per SM",
                         [](GpuConfig& c) -> int& { return c.tma.queue_depth; }, 1, 4096));
@@ -186,6 +189,9 @@ std::vector<ParamSpec> build_specs() {
                         [](GpuConfig& c) -> int& { return c.barrier.wake_cycles; }, 0, 100000));
   s.push_back(int_param("barrier.arrive_cycles", "SM cycles", "mbarrier arrive / expect_tx cost",
                         [](GpuConfig& c) -> int& { return c.barrier.arrive_cycles; }, 1, 100000));
+  s.push_back(int_param("barrier.expect_tx_cycles", "SM cycles",
+                        "mbarrier.arrive.expect_tx / expect_tx issue cost",
+                        [](GpuConfig& c) -> int& { return c.barrier.expect_tx_cycles; }, 1, 100000));
   s.push_back(int_param("barrier.named_cycles", "SM cycles",
                         "named barrier (bar.sync) release latency after the last arrival",
                         [](GpuConfig& c) -> int& { return c.barrier.named_barrier_cycles; }, 0,

@@ -470,6 +470,10 @@ Sm::StepResult Sm::execute_barrier(Warpgroup& wg, uint32_t w, const Instr& in, T
         mbarrier_changed(wg.cta_slot, b, t);
       }
       ++wg.pc;
+      if (in.op != Op::kMbArrive) {
+        return {Outcome::kSleep,
+                t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.expect_tx_cycles)};
+      }
       return {Outcome::kSleep, arrive_done};
     }
     case Op::kMbWait: {
@@ -569,7 +573,11 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
       retire_groups(wg, t);
       ++wg.pc;
       if (wg.group_count <= n) {
-        return {Outcome::kContinue, 0};
+        const int cost = m_ctx.config.tensor.wait_cycles;
+        if (cost <= 1) {
+          return {Outcome::kContinue, 0};
+        }
+        return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(cost)};
       }
       const auto k = static_cast<size_t>(wg.group_count - std::max<int64_t>(n, 0) - 1);
       set_category(wg, WgCategory::kWaitWgmma, t);
