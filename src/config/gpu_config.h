@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "mem/hbm.h"
+
 namespace asyncsim {
 
 enum class SchedulerPolicy : uint8_t { kGto, kLrr };
@@ -88,6 +90,8 @@ struct MemParams {
   double dram_bandwidth_gbs = 0;
   int dram_latency_cycles = 0;   // DRAM clock cycles from a miss leaving L2 to data back in L2
   int dram_interleave_bytes = 0;
+  bool dram_bank_model = true;  // dram.model: hbm (banks, rows, timing) or simple (bandwidth)
+  HbmParams hbm;                // dram.* organisation and timing for dram.model=hbm
 };
 
 // Where a value came from and how it is documented, kept for `asyncsim params` and for the

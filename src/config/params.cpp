@@ -255,15 +255,87 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param("dram.channels", "channels", "independent DRAM channels",
                         [](GpuConfig& c) -> int& { return c.mem.dram_channels; }, 1, 4096));
   s.push_back(float_param("dram.bandwidth_gbs", "GB/s",
-                          "sustainable DRAM bandwidth, all channels, reads and writes together",
+                          "dram.model=simple: sustainable bandwidth, all channels (also the DRAM utilisation reference)",
                           [](GpuConfig& c) -> double& { return c.mem.dram_bandwidth_gbs; }, 1,
                           1e6));
   s.push_back(int_param("dram.latency_cycles", "DRAM cycles",
-                        "from a miss leaving L2 to its data back in L2 (unloaded)",
+                        "dram.model=simple: from a miss leaving L2 to its data back in L2 (unloaded)",
                         [](GpuConfig& c) -> int& { return c.mem.dram_latency_cycles; }, 0, 100000));
   s.push_back(int_param("dram.interleave_bytes", "B", "address interleaving granule over channels",
                         [](GpuConfig& c) -> int& { return c.mem.dram_interleave_bytes; }, 32,
                         1 << 20));
+  s.push_back(ParamSpec{"dram.model", "hbm|simple", "-",
+                        "hbm: channels/pseudo-channels/banks with row buffers and JEDEC timing; "
+                        "simple: per-channel bandwidth plus a fixed latency",
+                        [](GpuConfig& c, const std::string& t, const std::string& w) {
+                          if (t == "hbm") {
+                            c.mem.dram_bank_model = true;
+                          } else if (t == "simple") {
+                            c.mem.dram_bank_model = false;
+                          } else {
+                            throw_input_error(w, "expected hbm or simple, got '{}'", t);
+                          }
+                        }});
+  struct HbmInt {
+    const char* key;
+    int HbmParams::*member;
+    const char* unit;
+    const char* doc;
+  };
+  static const HbmInt kHbmInts[] = {
+      {"dram.pseudo_channels", &HbmParams::pseudo_channels, "per channel", "pseudo-channels of a channel"},
+      {"dram.stack_ids", &HbmParams::stack_ids, "per pseudo-channel", "stack IDs sharing a pseudo-channel"},
+      {"dram.bank_groups", &HbmParams::bank_groups, "per SID", "bank groups"},
+      {"dram.banks_per_group", &HbmParams::banks_per_group, "banks", "banks per bank group"},
+      {"dram.pc_width_bits", &HbmParams::pc_width_bits, "bits", "data width of a pseudo-channel"},
+      {"dram.burst_bytes", &HbmParams::burst_bytes, "B", "bytes of one column access"},
+      {"dram.row_bytes", &HbmParams::row_bytes, "B", "page (row) of one bank of a pseudo-channel"},
+      {"dram.window_bytes", &HbmParams::window_bytes, "B", "aligned window spread over one group of pseudo-channels"},
+      {"dram.frfcfs_window", &HbmParams::frfcfs_window, "requests", "row hits that may bypass a queued row switch"},
+      {"dram.write_batch", &HbmParams::write_batch, "lines", "posted writes drained together per pseudo-channel"},
+  };
+  for (const auto& h : kHbmInts) {
+    const auto member = h.member;
+    s.push_back(int_param(h.key, h.unit, h.doc,
+                          [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
+                          1 << 20));
+  }
+  struct HbmNs {
+    const char* key;
+    double HbmParams::*member;
+    const char* doc;
+  };
+  static const HbmNs kHbmNs[] = {
+      {"dram.t_rcd_ns", &HbmParams::t_rcd_ns, "tRCD: ACT to RD/WR"},
+      {"dram.t_rp_ns", &HbmParams::t_rp_ns, "tRP: PRE to ACT"},
+      {"dram.t_ras_ns", &HbmParams::t_ras_ns, "tRAS: ACT to PRE"},
+      {"dram.t_cl_ns", &HbmParams::t_cl_ns, "tCL: RD to first data"},
+      {"dram.t_wl_ns", &HbmParams::t_wl_ns, "tWL: WR to first data"},
+      {"dram.t_rtp_ns", &HbmParams::t_rtp_ns, "tRTP: RD to PRE"},
+      {"dram.t_wr_ns", &HbmParams::t_wr_ns, "tWR: end of write data to PRE"},
+      {"dram.t_ccd_s_ns", &HbmParams::t_ccd_s_ns, "tCCD_S: column to column, other bank group"},
+      {"dram.t_ccd_l_ns", &HbmParams::t_ccd_l_ns, "tCCD_L: column to column, same bank group"},
+      {"dram.t_rrd_s_ns", &HbmParams::t_rrd_s_ns, "tRRD_S: ACT to ACT, other bank group"},
+      {"dram.t_rrd_l_ns", &HbmParams::t_rrd_l_ns, "tRRD_L: ACT to ACT, same bank group"},
+      {"dram.t_faw_ns", &HbmParams::t_faw_ns, "tFAW: window holding at most 4 ACTs per SID"},
+      {"dram.t_wtr_s_ns", &HbmParams::t_wtr_s_ns, "tWTR_S: write data to RD, other bank group"},
+      {"dram.t_wtr_l_ns", &HbmParams::t_wtr_l_ns, "tWTR_L: write data to RD, same bank group"},
+      {"dram.t_rtw_ns", &HbmParams::t_rtw_ns, "read-to-write bus bubble"},
+      {"dram.t_refi_ns", &HbmParams::t_refi_ns, "tREFI: all-bank refresh interval"},
+      {"dram.t_rfc_ns", &HbmParams::t_rfc_ns, "tRFC: all-bank refresh duration"},
+      {"dram.ctrl_latency_ns", &HbmParams::ctrl_latency_ns, "fixed L2 to controller to PHY to L2 path"},
+  };
+  for (const auto& h : kHbmNs) {
+    const auto member = h.member;
+    s.push_back(float_param(h.key, "ns", h.doc,
+                            [member](GpuConfig& c) -> double& { return c.mem.hbm.*member; }, 0,
+                            1e6));
+  }
+  s.push_back(float_param("dram.bus_efficiency", "-", "usable fraction of the data-bus peak",
+                          [](GpuConfig& c) -> double& { return c.mem.hbm.bus_efficiency; }, 0.01,
+                          1));
+  s.push_back(bool_param("dram.refresh", "model all-bank refresh explicitly",
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.refresh; }));
   // --- Analytic fast path --------------------------------------------------------------------
   s.push_back(int_param("analytic.effective_l2_bytes", "B",
                         "L2 capacity a wave's reusable K/V (or A/B) working set can occupy",

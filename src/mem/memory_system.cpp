@@ -46,6 +46,13 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_mshr_count.assign(m_num_slices, 0);
   m_slice_stats.resize(m_num_slices);
   build_ipoly_tables();
+  if (config.mem.dram_bank_model) {
+    HbmParams hp = config.mem.hbm;
+    hp.channels = config.mem.dram_channels;
+    hp.clock_mhz = config.mem.dram_clock_mhz;
+    hp.interleave_bytes = config.mem.dram_interleave_bytes;
+    m_hbm = std::make_unique<HbmSystem>(hp);
+  }
   if (config.mem.l2_coalescer) {
     m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
                        config.mem.l2_coalescer_entries);
@@ -137,12 +144,35 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
     }
   }
   if (victim->tag != UINT64_MAX && victim->dirty) {
-    const int bytes = std::popcount(victim->dirty) * m_sector_bytes;
-    m_stats.dram_write_bytes += static_cast<uint64_t>(bytes);
-    dram_transfer(victim->tag, bytes, t);
+    dram_write(victim->tag, victim->dirty, t);
   }
   *victim = Way{line, 0, 0, 0, 0};
   return *victim;
+}
+
+Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
+  const int bytes = std::popcount(mask) * m_sector_bytes;
+  m_stats.dram_read_bytes += static_cast<uint64_t>(bytes);
+  if (m_hbm) {
+    // One access per line: from the first missing sector, as many bursts as sectors missing.
+    const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes) +
+                          static_cast<uint64_t>(std::countr_zero(mask) * m_sector_bytes);
+    const int fit = std::min(bytes, m_line_bytes - std::countr_zero(mask) * m_sector_bytes);
+    return m_hbm->access(addr, fit, false, t);
+  }
+  return dram_transfer(line, bytes, t) + m_dram_latency;
+}
+
+void MemorySystem::dram_write(uint64_t line, uint8_t mask, Time t) {
+  const int bytes = std::popcount(mask) * m_sector_bytes;
+  m_stats.dram_write_bytes += static_cast<uint64_t>(bytes);
+  if (m_hbm) {
+    const int first = std::countr_zero(mask) * m_sector_bytes;
+    m_hbm->access(line * static_cast<uint64_t>(m_line_bytes) + static_cast<uint64_t>(first),
+                  std::min(bytes, m_line_bytes - first), true, t);
+    return;
+  }
+  dram_transfer(line, bytes, t);
 }
 
 Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
@@ -204,9 +234,8 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   const int nmiss = std::popcount(missing);
   ss.read_misses += static_cast<uint64_t>(nmiss);
   ss.read_hits += static_cast<uint64_t>(nsect - nmiss);
-  m_stats.dram_read_bytes += static_cast<uint64_t>(nmiss * m_sector_bytes);
   const Time issue = wait_for_mshr(slice, start);
-  const Time fill = dram_transfer(line, nmiss * m_sector_bytes, issue) + m_dram_latency;
+  const Time fill = dram_read(line, missing, issue);
   const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
   m_mshr_ring[static_cast<size_t>(slice) * cap + (m_mshr_head[slice] + m_mshr_count[slice]) % cap] =
       fill;
@@ -300,10 +329,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   return done;
 }
 
-void MemorySystem::flush_dirty() {
+void MemorySystem::flush_dirty(Time end) {
   for (Way& w : m_ways_storage) {
     if (w.tag != UINT64_MAX && w.dirty) {
-      m_stats.dram_write_bytes += static_cast<uint64_t>(std::popcount(w.dirty) * m_sector_bytes);
+      dram_write(w.tag, w.dirty, end);
       w.dirty = 0;
     }
   }

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "mem/hbm.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -51,7 +53,7 @@ class MemorySystem {
 
   Time access(const MemRequest& req, Time t);
   // Writes back every dirty line (counted as DRAM writes when l2.flush_dirty_at_end is on).
-  void flush_dirty();
+  void flush_dirty(Time end);
 
   const MemStats& stats() const { return m_stats; }
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
@@ -60,6 +62,7 @@ class MemorySystem {
   int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
   int num_slices() const { return m_num_slices; }
   int num_channels() const { return static_cast<int>(m_channel_free.size()); }
+  const HbmSystem* hbm() const { return m_hbm.get(); }
 
  private:
   struct Way {
@@ -81,7 +84,11 @@ class MemorySystem {
     Time ready = 0;
   };
   Way& allocate(int slice, int set, uint64_t line, Time t);
-  Time dram_transfer(uint64_t line, int bytes, Time t);
+  // DRAM read of the sectors in `mask` of `line` arriving at the controller at t: returns when
+  // the data is back in L2. Writes are posted (bandwidth only).
+  Time dram_read(uint64_t line, uint8_t mask, Time t);
+  void dram_write(uint64_t line, uint8_t mask, Time t);
+  Time dram_transfer(uint64_t line, int bytes, Time t);  // dram.model=simple: bus time only
   Time wait_for_mshr(int slice, Time t);
 
   const GpuConfig& m_config;
@@ -103,6 +110,7 @@ class MemorySystem {
   std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
   std::vector<Time> m_channel_free;
+  std::unique_ptr<HbmSystem> m_hbm;  // dram.model=hbm
   // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice.
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;

@@ -176,7 +176,7 @@ SimResult Run::run() {
     sm->close_categories(end);
   }
   if (m_config.mem.l2_flush_dirty_at_end) {
-    m_memory.flush_dirty();
+    m_memory.flush_dirty(end);
   }
   return collect(end);
 }
@@ -260,6 +260,14 @@ SimResult Run::collect(Time end) const {
   r.counters["dram.read_bytes"] = static_cast<double>(ms.dram_read_bytes);
   r.counters["dram.write_bytes"] = static_cast<double>(ms.dram_write_bytes);
   r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(ms.dram_busy_ps);
+  if (const HbmSystem* hbm = m_memory.hbm()) {
+    const auto& hs = hbm->stats();
+    r.counters["dram.row_hits"] = static_cast<double>(hs.row_hits);
+    r.counters["dram.row_misses"] = static_cast<double>(hs.row_misses);
+    r.counters["dram.row_conflicts"] = static_cast<double>(hs.row_conflicts);
+    r.counters["dram.activates"] = static_cast<double>(hs.activates);
+    r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(hs.busy_ps);
+  }
   r.events = m_events;
   return r;
 }
