@@ -136,7 +136,10 @@ void plot(const nlohmann::json& data, const std::string& png) {
   const char* dir = std::getenv("ASYNCSIM_SOURCE_DIR");
   const std::string script =
       std::string(dir ? dir : ASYNCSIM_SOURCE_DIR_DEFAULT) + "/scripts/plot_correlation.py";
-  const std::string cmd = "python3 '" + script + "' '" + json_path + "' '" + png + "'";
+  // Debian's python3 carries matplotlib (scripts/install-deps.sh); fall back to PATH.
+  const char* py = std::ifstream("/usr/bin/python3").good() ? "/usr/bin/python3" : "python3";
+  const std::string cmd =
+      std::string(py) + " '" + script + "' '" + json_path + "' '" + png + "'";
   if (std::system(cmd.c_str()) != 0) {
     throw_input_error("--plot " + png, "plotting failed (needs python3-matplotlib): {}", cmd);
   }

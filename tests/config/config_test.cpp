@@ -1,0 +1,99 @@
+// GPU configs: every parameter typed and sourced, unknown keys rejected with file:line,
+// overrides recorded, inheritance, and the resolved config loads back to the same values.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "config/gpu_config.h"
+#include "config/params.h"
+#include "util/error.h"
+
+namespace asyncsim {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Config, EveryBuiltInParameterHasAValueAndASource) {
+  for (const char* gpu : {"h200", "h100", "h800"}) {
+    const GpuConfig c = load_gpu_config(gpu);
+    EXPECT_EQ(c.records.size(), param_specs().size()) << gpu;
+    for (const auto& r : c.records) {
+      EXPECT_FALSE(r.source.empty()) << gpu << " " << r.key;
+      EXPECT_FALSE(r.unit.empty()) << gpu << " " << r.key;
+      EXPECT_FALSE(r.doc.empty()) << gpu << " " << r.key;
+    }
+  }
+}
+
+TEST(Config, InheritanceKeepsTheBaseAndAppliesOverrides) {
+  const GpuConfig h200 = load_gpu_config("h200");
+  const GpuConfig h100 = load_gpu_config("h100");
+  EXPECT_EQ(h100.name, "h100");
+  EXPECT_EQ(h100.mem.l2_bytes, 52428800);
+  EXPECT_EQ(h200.mem.l2_bytes, 62914560);
+  EXPECT_EQ(h100.tma.issue_gap_cycles, h200.tma.issue_gap_cycles);
+}
+
+TEST(Config, UnknownKeyNamesFileAndLine) {
+  const std::string path = write_temp(
+      "unknown.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR "/configs/h200.yaml\ntma:\n"
+                      "  queue_dept: {value: 8, source: typo}\n");
+  try {
+    load_gpu_config(path);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown config key 'tma.queue_dept'"), std::string::npos);
+  }
+}
+
+TEST(Config, ValueWithoutSourceIsRejected) {
+  const std::string path = write_temp(
+      "nosource.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR "/configs/h200.yaml\ntma:\n"
+                       "  queue_depth: {value: 8}\n");
+  try {
+    load_gpu_config(path);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no source"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Config, BadValuesAreRejectedWithTheirRange) {
+  EXPECT_THROW(load_gpu_config("h200", {"tma.queue_depth=0"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"l2.hash=crc"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"tma.dedup=maybe"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"sm.clock_mhz=fast"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"novalue"}), InputError);
+}
+
+TEST(Config, OverrideIsAppliedAndRecorded) {
+  const GpuConfig c = load_gpu_config("h200", {"tma.queue_depth=64", "l2.hash=modulo"});
+  EXPECT_EQ(c.tma.queue_depth, 64);
+  EXPECT_EQ(c.mem.l2_hash, SliceHash::kModulo);
+  for (const auto& r : c.records) {
+    if (r.key == "tma.queue_depth") {
+      EXPECT_EQ(r.value, "64");
+      EXPECT_NE(r.source.find("--set"), std::string::npos);
+    }
+  }
+}
+
+TEST(Config, ResolvedConfigLoadsBackIdentically) {
+  const GpuConfig c = load_gpu_config("h200", {"tma.queue_depth=24"});
+  const std::string path = write_temp("resolved.yaml", resolved_config_yaml(c));
+  const GpuConfig back = load_gpu_config(path);
+  ASSERT_EQ(back.records.size(), c.records.size());
+  for (size_t i = 0; i < c.records.size(); ++i) {
+    EXPECT_EQ(back.records[i].key, c.records[i].key);
+    EXPECT_EQ(back.records[i].value, c.records[i].value);
+  }
+  EXPECT_EQ(back.tma.queue_depth, 24);
+}
+
+}  // namespace
+}  // namespace asyncsim
