@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/validate.h"
 #include "util/error.h"
+#include "workloads/attention.h"
 #include "workloads/gemm.h"
 
 namespace asyncsim::cli {
@@ -33,6 +34,25 @@ bool build_row(const MeasuredRow& row, const GpuConfig& cfg, program::Kernel& ke
                                  : workloads::GemmVariant::kPersistent;
     shape = fmt::format("{}x{}x{}", s.m, s.n, s.k);
     kernel = workloads::build_gemm(s, cfg);
+    return true;
+  }
+  if (family == "attention") {
+    workloads::AttentionSpec a;
+    a.batch = row.integer("B");
+    a.heads = row.integer("H");
+    a.kv_heads = row.integer("HKV");
+    a.seq = row.integer("S");
+    a.seq_kv = row.integer("SKV");
+    a.head_dim = static_cast<int>(row.integer("D"));
+    a.bm = static_cast<int>(row.integer("BM"));
+    a.bn = static_cast<int>(row.integer("BN"));
+    a.stages = static_cast<int>(row.integer("stages"));
+    a.warps = static_cast<int>(row.integer("warps"));
+    a.causal = row.integer("causal") != 0;
+    a.variant = workloads::AttentionVariant::kTriton;
+    shape = fmt::format("{}x{}x{}x{}{}", a.batch, a.heads, a.seq, a.head_dim,
+                        a.causal ? " causal" : "");
+    kernel = workloads::build_attention(a, cfg);
     return true;
   }
   why = fmt::format("no generator for kernel '{}' yet", family);

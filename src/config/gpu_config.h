@@ -53,6 +53,7 @@ struct TmaParams {
   int launch_cycles = 0;
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;
+  double store_bytes_per_cycle = 0;
   int max_inflight_requests = 0;
   bool dedup = true;
   int completion_cycles = 0;  // complete_tx reaching the mbarrier after the last response

@@ -167,6 +167,10 @@ std::vector<ParamSpec> build_specs() {
                         [](GpuConfig& c) -> int& { return c.tma.tensor_setup_cycles; }, 0, 100000));
   s.push_back(float_param("tma.bytes_per_cycle", "B/SM cycle", "request-generation rate per SM",
                           [](GpuConfig& c) -> double& { return c.tma.bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param("tma.store_bytes_per_cycle", "B/SM cycle",
+                          "rate a bulk/tensor store reads shared memory and emits writes",
+                          [](GpuConfig& c) -> double& { return c.tma.store_bytes_per_cycle; },
+                          1e-3, 1e5));
   s.push_back(int_param("tma.max_inflight_requests", "requests",
                         "line requests one SM's TMA may have outstanding",
                         [](GpuConfig& c) -> int& { return c.tma.max_inflight_requests; }, 1,

@@ -23,6 +23,8 @@ TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm)
       m_descriptor_cached(ctx.kernel.maps.size(), false) {
   m_fifo.reserve(m_capacity * 2);
   m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.bytes_per_cycle);
+  m_store_sector_ps =
+      ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.store_bytes_per_cycle);
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
   m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
 }
@@ -225,7 +227,7 @@ void TmaEngine::generate(Time t) {
       continue;
     }
     const LineRequest& r = m_requests[m_next_request++];
-    const Time cost = m_sector_ps * std::popcount(r.sectors);
+    const Time cost = (x.store ? m_store_sector_ps : m_sector_ps) * std::popcount(r.sectors);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;
     m_stats.generator_busy_ps += cost;

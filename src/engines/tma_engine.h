@@ -94,6 +94,7 @@ class TmaEngine {
   // pays tma.tensor_setup_cycles.
   std::vector<bool> m_descriptor_cached;
   Time m_sector_ps;
+  Time m_store_sector_ps;  // stores read shared memory at tma.store_bytes_per_cycle
   Time m_oob_latency;
   TmaStats m_stats;
 };
