@@ -38,6 +38,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       config.mem.dram_bandwidth_gbs * 1e-3 / config.mem.dram_channels;
   m_channel_ps_per_byte = 1.0 / channel_bytes_per_ps;
   m_ways_storage.resize(static_cast<size_t>(m_num_slices) * m_sets * m_ways);
+  m_tags.assign(m_ways_storage.size(), UINT64_MAX);
   m_lru_clock.assign(m_num_slices, 0);
   m_slice_free.assign(m_num_slices, 0);
   m_channel_free.assign(config.mem.dram_channels, 0);
@@ -122,32 +123,36 @@ int MemorySystem::partition_of_sm(int sm) const {
 
 MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) {
   set_out = static_cast<int>(mix64(line) % static_cast<uint64_t>(m_sets));
-  Way* base = &m_ways_storage[(static_cast<size_t>(slice) * m_sets + set_out) * m_ways];
+  const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set_out)) *
+                      static_cast<size_t>(m_ways);
+  const uint64_t* tags = &m_tags[base];
   for (int w = 0; w < m_ways; ++w) {
-    if (base[w].tag == line) {
-      return &base[w];
+    if (tags[w] == line) {
+      return &m_ways_storage[base + static_cast<size_t>(w)];
     }
   }
   return nullptr;
 }
 
 MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Time t) {
-  Way* base = &m_ways_storage[(static_cast<size_t>(slice) * m_sets + set) * m_ways];
-  Way* victim = base;
-  for (int w = 0; w < m_ways; ++w) {
-    if (base[w].tag == UINT64_MAX) {
-      victim = &base[w];
+  const size_t base =
+      (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) * static_cast<size_t>(m_ways);
+  size_t victim = base;
+  for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
+    if (m_tags[w] == UINT64_MAX) {
+      victim = w;
       break;
     }
-    if (base[w].lru < victim->lru) {
-      victim = &base[w];
+    if (m_ways_storage[w].lru < m_ways_storage[victim].lru) {
+      victim = w;
     }
   }
-  if (victim->tag != UINT64_MAX && victim->dirty) {
-    dram_write(victim->tag, victim->dirty, t);
+  if (m_tags[victim] != UINT64_MAX && m_ways_storage[victim].dirty) {
+    dram_write(m_tags[victim], m_ways_storage[victim].dirty, t);
   }
-  *victim = Way{line, 0, 0, 0, 0};
-  return *victim;
+  m_tags[victim] = line;
+  m_ways_storage[victim] = Way{};
+  return m_ways_storage[victim];
 }
 
 Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
@@ -330,9 +335,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
 }
 
 void MemorySystem::flush_dirty(Time end) {
-  for (Way& w : m_ways_storage) {
-    if (w.tag != UINT64_MAX && w.dirty) {
-      dram_write(w.tag, w.dirty, end);
+  for (size_t i = 0; i < m_ways_storage.size(); ++i) {
+    Way& w = m_ways_storage[i];
+    if (m_tags[i] != UINT64_MAX && w.dirty) {
+      dram_write(m_tags[i], w.dirty, end);
       w.dirty = 0;
     }
   }

@@ -65,8 +65,8 @@ class MemorySystem {
   const HbmSystem* hbm() const { return m_hbm.get(); }
 
  private:
+  // Line metadata; tags live in a separate array so a lookup scans 20 tags in 160 bytes.
   struct Way {
-    uint64_t tag = UINT64_MAX;
     Time fill_time = 0;  // when the last fill of this line completes
     uint32_t lru = 0;
     uint8_t valid = 0;
@@ -107,6 +107,7 @@ class MemorySystem {
   double m_slice_ps_per_byte;
   double m_channel_ps_per_byte;
   std::vector<Way> m_ways_storage;  // [slice][set][way]
+  std::vector<uint64_t> m_tags;      // same index; UINT64_MAX = invalid
   std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
   std::vector<Time> m_channel_free;
