@@ -216,41 +216,35 @@ void KernelBuilder::tma_store_wait(const std::string& n) {
   emit(Op::kTmaStoreWait).args[0] = e;
 }
 
+// One barrier operand and one expression argument: the shape of every MB_* instruction.
+Instr& KernelBuilder::barrier_op(Op op, const std::string& bar, const std::string& index,
+                                 const std::string& arg) {
+  const BarrierRef b = barrier_ref(bar, index);
+  const ExprId a = expr(arg);
+  Instr& in = emit(op);
+  in.bar = b;
+  in.args[0] = a;
+  return in;
+}
+
 void KernelBuilder::mb_arrive(const std::string& bar, const std::string& index,
                               const std::string& count) {
-  const BarrierRef b = barrier_ref(bar, index);
-  const ExprId c = expr(count);
-  Instr& in = emit(Op::kMbArrive);
-  in.bar = b;
-  in.args[0] = c;
+  barrier_op(Op::kMbArrive, bar, index, count);
 }
 
 void KernelBuilder::mb_expect_tx(const std::string& bar, const std::string& index,
                                  const std::string& bytes) {
-  const BarrierRef b = barrier_ref(bar, index);
-  const ExprId n = expr(bytes);
-  Instr& in = emit(Op::kMbExpectTx);
-  in.bar = b;
-  in.args[0] = n;
+  barrier_op(Op::kMbExpectTx, bar, index, bytes);
 }
 
 void KernelBuilder::mb_arrive_expect_tx(const std::string& bar, const std::string& index,
                                         const std::string& bytes) {
-  const BarrierRef b = barrier_ref(bar, index);
-  const ExprId n = expr(bytes);
-  Instr& in = emit(Op::kMbArriveExpectTx);
-  in.bar = b;
-  in.args[0] = n;
+  barrier_op(Op::kMbArriveExpectTx, bar, index, bytes);
 }
 
 void KernelBuilder::mb_wait(const std::string& bar, const std::string& index,
                             const std::string& parity, bool suspend_hint) {
-  const BarrierRef b = barrier_ref(bar, index);
-  const ExprId p = expr(parity);
-  Instr& in = emit(Op::kMbWait);
-  in.bar = b;
-  in.args[0] = p;
-  in.flags = suspend_hint ? kFlagSuspend : 0;
+  barrier_op(Op::kMbWait, bar, index, parity).flags = suspend_hint ? kFlagSuspend : 0;
 }
 
 void KernelBuilder::wgmma(const std::string& n, const std::string& repeat, DType dtype,

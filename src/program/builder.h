@@ -81,6 +81,8 @@ class KernelBuilder {
   Role& role();
   Instr& emit(Op op);
   BarrierRef barrier_ref(const std::string& bar, const std::string& index);
+  Instr& barrier_op(Op op, const std::string& bar, const std::string& index,
+                    const std::string& arg);
   uint16_t ring_ref(const std::string& ring);
   uint16_t label_ref(const std::string& label);
 
