@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "program/parser.h"
+#include "util/error.h"
 #include "workloads/gemm.h"
 
 namespace asyncsim::cli {
@@ -15,6 +16,7 @@ void add_gemm_command(CLI::App& app) {
     workloads::GemmSpec spec;
     std::string tile = "128x128x64";
     std::string variant = "pipelined";
+    std::string serialize = "auto";
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
@@ -31,9 +33,19 @@ void add_gemm_command(CLI::App& app) {
                   "pipelined (Triton's software pipeline), ws (producer + consumer warpgroups), "
                   "persistent (one CTA per SM slot looping over tiles)")
       ->capture_default_str();
+  cmd->add_option("--wgmma-serialize", o->serialize,
+                  "auto (as ptxas did for Triton 3.6: each wgmma waited when N = 256), on, off")
+      ->capture_default_str();
   add_common_options(*cmd, o->common);
   cmd->callback([o]() {
     workloads::parse_tile(o->tile, o->spec, "--tile");
+    if (o->serialize == "on") {
+      o->spec.wgmma_serialization = workloads::WgmmaSerialization::kOn;
+    } else if (o->serialize == "off") {
+      o->spec.wgmma_serialization = workloads::WgmmaSerialization::kOff;
+    } else if (o->serialize != "auto") {
+      throw_input_error("--wgmma-serialize", "expected auto, on or off, got '{}'", o->serialize);
+    }
     o->spec.variant = workloads::parse_gemm_variant(o->variant, "--variant");
     const GpuConfig config = load_config(o->common);
     const program::Kernel kernel = workloads::build_gemm(o->spec, config);

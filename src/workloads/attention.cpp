@@ -280,12 +280,14 @@ void epilogue(KernelBuilder& b, const AttentionSpec& s, int bar_id) {
   b.end_if();
 }
 
-// Triton's software pipeline: warpgroup 0 issues Q and the first ST-1 K/V tiles; each iteration
-// waits K, computes S = QK^T (wait_group 0 also retires the previous PV), refills the slot of
-// the previous iteration once every warpgroup is past it, runs the softmax, waits V and issues
-// O += PV, which stays in flight until the next QK^T wait.
+// Triton's software pipeline as the H200 SASS shows it (validation/data/h200/sass/attn_*.sass):
+// warpgroup 0 issues Q and the first ST-1 K/V tiles; each iteration waits K, computes
+// S = QK^T and waits for it (wait_group 0, which also retires the previous PV), passes a
+// CTA-wide bar.sync, waits V, runs the softmax, issues O += PV (left in flight), then refills
+// K and then V for tile j+ST-1, each behind another CTA-wide bar.sync.
 void build_triton(KernelBuilder& b, const AttentionSpec& s) {
   const std::string nt = trip_count(s);
+  const std::string refill = "j + ST - 1 < " + nt + " && wg == 0";
   b.add_barrier("q", 1, 1);
   b.add_barrier("k", s.stages, 1);
   b.add_barrier("v", s.stages, 1);
@@ -302,16 +304,18 @@ void build_triton(KernelBuilder& b, const AttentionSpec& s) {
   b.mb_wait("k", "j % ST", "(j / ST) % 2");
   qk(b, s);
   b.wgmma_wait("0");
-  b.if_("j + ST - 1 < " + nt);
   b.bar_sync("0", "THREADS");
-  b.if_("wg == 0");
+  b.mb_wait("v", "j % ST", "(j / ST) % 2");
+  softmax(b, s, triton_masks_all(s));
+  pv(b, s);
+  b.bar_sync("0", "THREADS");
+  b.if_(refill);
   load_kv(b, s, "K", "k", "j + ST - 1");
+  b.end_if();
+  b.bar_sync("0", "THREADS");
+  b.if_(refill);
   load_kv(b, s, "V", "v", "j + ST - 1");
   b.end_if();
-  b.end_if();
-  softmax(b, s, triton_masks_all(s));
-  b.mb_wait("v", "j % ST", "(j / ST) % 2");
-  pv(b, s);
   b.end_loop();
   b.wgmma_wait("0");
   epilogue(b, s, 0);

@@ -108,6 +108,37 @@ void declare(KernelBuilder& b, const GemmSpec& s, const Layout& l) {
   b.set_constant("CBOX", cbox);
 }
 
+std::string wgmma_n(const GemmSpec& s) { return std::to_string(s.bn); }
+
+// Whether ptxas serialised the main loop's wgmma (each followed by wait_group 0). The H200 SASS
+// of Triton 3.6 shows it for the 128x256 tile with 8 warps (m64n256 accumulators: WARPGROUP.
+// DEPBAR.LE gsb0, 0x0 after every HGMMA) and not for 128x128 with 4 warps. `auto` applies
+// that observation as a rule on N = 256; it is unverified for other tiles.
+bool serialized_wgmma(const GemmSpec& s) {
+  switch (s.wgmma_serialization) {
+    case WgmmaSerialization::kOn: return true;
+    case WgmmaSerialization::kOff: return false;
+    case WgmmaSerialization::kAuto: return s.bn >= 256;
+  }
+  return false;
+}
+
+// One iteration's wgmma: one group kept in flight (wait_group 1), or, where ptxas serialised
+// them, each instruction waited for before the next.
+void issue_wgmma(KernelBuilder& b, const GemmSpec& s) {
+  if (serialized_wgmma(s)) {
+    b.loop("w", "0", "WGMMA_PER_ITER");
+    b.wgmma(wgmma_n(s), "1", s.dtype, false);
+    b.wgmma_commit();
+    b.wgmma_wait("0");
+    b.end_loop();
+    return;
+  }
+  b.wgmma(wgmma_n(s), "WGMMA_PER_ITER", s.dtype, false);
+  b.wgmma_commit();
+  b.wgmma_wait("1");
+}
+
 // One stage's loads: arm the barrier with the bytes, then the A and B boxes. `it` is the
 // global iteration (stage = it % S), `kk` the K-block, `pm`/`pn` the tile coordinates.
 void load_stage(KernelBuilder& b, const std::string& bar, const std::string& it,
@@ -118,7 +149,7 @@ void load_stage(KernelBuilder& b, const std::string& bar, const std::string& it,
   b.tma_load("B", {"(" + kk + ") * BK", "(" + pn + ") * BN"}, bar, slot);
 }
 
-std::string wgmma_n(const GemmSpec& s) { return std::to_string(s.bn); }
+
 
 // Epilogue of one output tile: wait for the last group, convert the fp32 accumulators and write
 // them to shared memory, synchronise the warpgroups, and store C with TMA from warpgroup 0.
@@ -138,27 +169,36 @@ void epilogue(KernelBuilder& b, const GemmSpec& s, const std::string& pm, const 
   b.end_if();
 }
 
-// Triton's software-pipelined loop: loads run S-1 iterations ahead; after wait_group(1) the slot
-// of the previous iteration is free and is refilled (all warpgroups sync first when > 1).
+// Triton's software-pipelined loop as the H200 SASS shows it (validation/data/h200/sass/
+// gemm_*.sass): loads run S-1 iterations ahead; each iteration starts with a CTA-wide bar.sync,
+// waits on its stage, issues its wgmma (serialized one by one with wait_group 0 where ptxas
+// serialized them, see serialized_wgmma), waits with wait_group 1, and refills the freed slot
+// with bar.sync before the expect_tx and before each of the two TMA copies.
 void pipelined_tile(KernelBuilder& b, const GemmSpec& s, const std::string& g0,
                     const std::string& pm, const std::string& pn) {
+  const std::string all = std::to_string(s.warps / 4 * 128);
   b.if_("wg == 0");
   b.loop("i", "0", "min(S - 1, KT)");
   load_stage(b, "full", g0 + " + i", "i", pm, pn);
   b.end_loop();
   b.end_if();
   b.loop("k", "0", "KT");
+  b.bar_sync("0", all);
   b.mb_wait("full", "(" + g0 + " + k) % S", "((" + g0 + " + k) / S) % 2");
-  b.wgmma(wgmma_n(s), "WGMMA_PER_ITER", s.dtype, false);
-  b.wgmma_commit();
-  b.wgmma_wait("1");
-  b.if_("k + S - 1 < KT");
-  if (s.warps > 4) {
-    b.bar_sync("0", std::to_string(s.warps / 4 * 128));
-  }
-  b.if_("wg == 0");
-  load_stage(b, "full", g0 + " + k + S - 1", "k + S - 1", pm, pn);
+  issue_wgmma(b, s);
+  const std::string it = g0 + " + k + S - 1";
+  const std::string slot = "(" + it + ") % S";
+  b.bar_sync("0", all);
+  b.if_("k + S - 1 < KT && wg == 0");
+  b.mb_arrive_expect_tx("full", slot, "STAGE_BYTES");
   b.end_if();
+  b.bar_sync("0", all);
+  b.if_("k + S - 1 < KT && wg == 0");
+  b.tma_load("A", {"(k + S - 1) * BK", "(" + pm + ") * BM"}, "full", slot);
+  b.end_if();
+  b.bar_sync("0", all);
+  b.if_("k + S - 1 < KT && wg == 0");
+  b.tma_load("B", {"(k + S - 1) * BK", "(" + pn + ") * BN"}, "full", slot);
   b.end_if();
   b.end_loop();
   epilogue(b, s, pm, pn, 0);
@@ -193,9 +233,7 @@ void build_warp_specialized(KernelBuilder& b, const GemmSpec& s) {
   b.begin_role("consumer", s.warps / 4);
   b.loop("k", "0", "KT");
   b.stage_wait("ab", "k");
-  b.wgmma(wgmma_n(s), "WGMMA_PER_ITER", s.dtype, false);
-  b.wgmma_commit();
-  b.wgmma_wait("1");
+  issue_wgmma(b, s);
   b.if_("k > 0");
   b.stage_release("ab", "k - 1");
   b.end_if();

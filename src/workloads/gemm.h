@@ -13,6 +13,7 @@
 namespace asyncsim::workloads {
 
 enum class GemmVariant : uint8_t { kPipelined, kWarpSpecialized, kPersistent };
+enum class WgmmaSerialization : uint8_t { kAuto, kOn, kOff };
 
 struct GemmSpec {
   int64_t m = 4096;
@@ -25,6 +26,8 @@ struct GemmSpec {
   int warps = 4;  // consumer warps: warps / 4 warpgroups split BM
   GemmVariant variant = GemmVariant::kPipelined;
   program::DType dtype = program::DType::kF16;
+  // Whether each wgmma waits for the previous (ptxas serialisation seen in the H200 SASS).
+  WgmmaSerialization wgmma_serialization = WgmmaSerialization::kAuto;
 };
 
 // Parses "128x128x64". Throws InputError naming `flag` on a bad tile.

@@ -175,7 +175,7 @@ const ErrorCase kCases[] = {
     {"VerifierIndex", in_role("  MB_ARRIVE full[2]"), 5, "mbarrier index 2 is outside 'full'"},
     {"VerifierExpectTx",
      in_role("  MB_ARRIVE_EXPECT_TX full[0] bytes=100\n  TMA_LOAD A [0, 0] bar=full[0]"), 6,
-     "expect_tx on mbarrier 'full' is 100 bytes but the TMA loads of the same block deliver "
+     "expect_tx on mbarrier 'full' is 100 bytes but the TMA loads of the same loop body deliver "
      "8192 bytes"},
     {"VerifierNoArrival", "kernel k\nmbarrier b\nrole r\n  MB_WAIT b parity=0\nend\n", 4,
      "waits on mbarrier 'b' but no instruction ever arrives on it"},

@@ -139,7 +139,7 @@ TEST(Verifier, ExpectTxMatchesLoadsOfTheBlock) {
               b.tma_load("A", {"0", "0"}, "full", "0");
             }),
             "v.asim:7: expect_tx on mbarrier 'full' is 4096 bytes but the TMA loads of the same "
-            "block deliver 8192 bytes");
+            "loop body deliver 8192 bytes");
   EXPECT_EQ(finish_error([](KernelBuilder& b) {
               b.mb_arrive_expect_tx("full", "0", "8192");
               b.loop("i", "0", "2");
@@ -147,7 +147,7 @@ TEST(Verifier, ExpectTxMatchesLoadsOfTheBlock) {
               b.end_loop();
             }),
             "v.asim:7: TMA loads complete transactions on mbarrier 'full' but no expect_tx arms "
-            "it in the same block");
+            "it in the same loop body");
 }
 
 TEST(Verifier, TensorMapCoordinatesAndReferences) {
