@@ -111,14 +111,16 @@ void declare(KernelBuilder& b, const GemmSpec& s, const Layout& l) {
 std::string wgmma_n(const GemmSpec& s) { return std::to_string(s.bn); }
 
 // Whether ptxas serialised the main loop's wgmma (each followed by wait_group 0). The H200 SASS
-// of Triton 3.6 shows it for the 128x256 tile with 8 warps (m64n256 accumulators: WARPGROUP.
-// DEPBAR.LE gsb0, 0x0 after every HGMMA) and not for 128x128 with 4 warps. `auto` applies
-// that observation as a rule on N = 256; it is unverified for other tiles.
+// of Triton 3.6's pipelined kernel shows it for the 128x256 tile with 8 warps (m64n256
+// accumulators: WARPGROUP.DEPBAR.LE gsb0, 0x0 after every HGMMA) and not for 128x128 with 4
+// warps. `auto` applies that observation to the pipelined variant with N = 256 only; other
+// kernels (persistent, warp-specialised) were not inspected and are not serialised.
 bool serialized_wgmma(const GemmSpec& s) {
   switch (s.wgmma_serialization) {
     case WgmmaSerialization::kOn: return true;
     case WgmmaSerialization::kOff: return false;
-    case WgmmaSerialization::kAuto: return s.bn >= 256;
+    case WgmmaSerialization::kAuto:
+      return s.bn >= 256 && s.variant == GemmVariant::kPipelined;
   }
   return false;
 }
