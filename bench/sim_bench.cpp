@@ -42,13 +42,19 @@ void run_gemm(benchmark::State& state, int64_t m, int64_t n, int64_t k, const ch
   state.counters["peak_rss_mb"] = peak_rss_mb();
 }
 
-void Gemm4096(benchmark::State& state) { run_gemm(state, 4096, 4096, 4096, "128x128x64", 4); }
+void Gemm4096(benchmark::State& state) {
+  run_gemm(state, 4096, 4096, 4096, "128x128x64", 4);
+}
 BENCHMARK(Gemm4096)->Unit(benchmark::kSecond)->Iterations(1);
 
-void Gemm4096Wide(benchmark::State& state) { run_gemm(state, 4096, 4096, 4096, "128x256x64", 8); }
+void Gemm4096Wide(benchmark::State& state) {
+  run_gemm(state, 4096, 4096, 4096, "128x256x64", 8);
+}
 BENCHMARK(Gemm4096Wide)->Unit(benchmark::kSecond)->Iterations(1);
 
-void Gemm1024(benchmark::State& state) { run_gemm(state, 1024, 1024, 1024, "128x128x64", 4); }
+void Gemm1024(benchmark::State& state) {
+  run_gemm(state, 1024, 1024, 1024, "128x128x64", 4);
+}
 BENCHMARK(Gemm1024)->Unit(benchmark::kMillisecond);
 
 // The memory system alone: streaming line reads from all SMs over a 256 MB footprint.

@@ -7,7 +7,9 @@ namespace {
 int g_exit_code = 0;
 }
 
-void set_exit_code(int code) { g_exit_code = code; }
+void set_exit_code(int code) {
+  g_exit_code = code;
+}
 
 int run_selected(const CLI::App& app) {
   (void)app;

@@ -62,7 +62,8 @@ void add_run_command(CLI::App& app) {
     std::string file;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = app.add_subcommand("run", "simulate a program file (.asim, docs/program-format.md)");
+  CLI::App* cmd =
+      app.add_subcommand("run", "simulate a program file (.asim, docs/program-format.md)");
   cmd->add_option("program", o->file, "program file")->required();
   add_common_options(*cmd, o->common);
   cmd->callback([o]() {
@@ -75,7 +76,8 @@ void add_run_command(CLI::App& app) {
 void add_params_command(CLI::App& app) {
   auto gpu = std::make_shared<std::string>("h200");
   auto sets = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand("params", "list every GPU parameter with value, unit, doc and source");
+  CLI::App* cmd =
+      app.add_subcommand("params", "list every GPU parameter with value, unit, doc and source");
   cmd->add_option("--gpu", *gpu, "GPU config name or YAML file")->capture_default_str();
   cmd->add_option("--set", *sets, "override a parameter: key=value (repeatable)");
   cmd->callback([gpu, sets]() {

@@ -17,7 +17,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--set", o.sets, "override a config parameter: key=value (repeatable)");
   cmd.add_flag("--json", o.json, "print one JSON object instead of the summary");
   cmd.add_option("--stats", o.stats_file, "write every counter, by component path, as JSON");
-  cmd.add_option("--timeline", o.timeline_file, "write a Chrome-trace timeline (opens in Perfetto)");
+  cmd.add_option("--timeline", o.timeline_file,
+                 "write a Chrome-trace timeline (opens in Perfetto)");
   cmd.add_option("--timeline-max-events", o.timeline_max_events,
                  "cap on timeline slices (later ones are dropped with a warning)")
       ->capture_default_str();
@@ -103,8 +104,7 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
   ro.max_cycles = o.max_cycles;
   const auto t0 = std::chrono::steady_clock::now();
   const SimResult r = simulate(kernel, config, ro, timeline.get());
-  const double host =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.stats_file.empty()) {
     nlohmann::json j = r.to_json();
     j["counters"] = r.counters;
@@ -117,8 +117,9 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
     timeline->write(o.timeline_file);
     write_file(o.timeline_file + ".config.yaml", resolved_config_yaml(config), "--timeline");
     if (timeline->dropped() > 0) {
-      std::fprintf(stderr, "asyncsim: timeline kept the first %zu slices and dropped %zu "
-                           "(raise --timeline-max-events)\n",
+      std::fprintf(stderr,
+                   "asyncsim: timeline kept the first %zu slices and dropped %zu "
+                   "(raise --timeline-max-events)\n",
                    timeline->size(), timeline->dropped());
     }
   }

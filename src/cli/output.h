@@ -1,10 +1,9 @@
 // Output options shared by every simulating subcommand, and how a result is reported.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "config/gpu_config.h"
 #include "program/ir.h"

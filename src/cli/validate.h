@@ -31,7 +31,7 @@ struct RowResult {
   std::string family;  // kernel column
   std::string variant;
   std::string split;
-  std::string shape;   // e.g. 4096x4096x4096
+  std::string shape;  // e.g. 4096x4096x4096
   int64_t measured_cycles = 0;
   int64_t simulated_cycles = 0;
   double sm_clock_mhz = 0;

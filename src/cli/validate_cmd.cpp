@@ -30,8 +30,8 @@ bool build_row(const MeasuredRow& row, const GpuConfig& cfg, program::Kernel& ke
     s.bk = static_cast<int>(row.integer("BK"));
     s.stages = static_cast<int>(row.integer("stages"));
     s.warps = static_cast<int>(row.integer("warps"));
-    s.variant = family == "gemm" ? workloads::GemmVariant::kPipelined
-                                 : workloads::GemmVariant::kPersistent;
+    s.variant =
+        family == "gemm" ? workloads::GemmVariant::kPipelined : workloads::GemmVariant::kPersistent;
     shape = fmt::format("{}x{}x{}", s.m, s.n, s.k);
     kernel = workloads::build_gemm(s, cfg);
     return true;
@@ -91,10 +91,14 @@ void print_table(const std::vector<RowResult>& results) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"rows", s.rows},          {"mape", s.mape},
-          {"bias", s.bias},          {"max_abs_error", s.max_abs},
-          {"within_10pct", s.within10}, {"dram_mape", s.dram_mape},
-          {"dram_max_abs_error", s.dram_max_abs}, {"dram_within_10pct", s.dram_within10}};
+  return {{"rows", s.rows},
+          {"mape", s.mape},
+          {"bias", s.bias},
+          {"max_abs_error", s.max_abs},
+          {"within_10pct", s.within10},
+          {"dram_mape", s.dram_mape},
+          {"dram_max_abs_error", s.dram_max_abs},
+          {"dram_within_10pct", s.dram_within10}};
 }
 
 // Summaries overall, per kernel family + variant, and per split.
@@ -158,8 +162,7 @@ void plot(const nlohmann::json& data, const std::string& png) {
       std::string(dir ? dir : ASYNCSIM_SOURCE_DIR_DEFAULT) + "/scripts/plot_correlation.py";
   // Debian's python3 carries matplotlib (scripts/install-deps.sh); fall back to PATH.
   const char* py = std::ifstream("/usr/bin/python3").good() ? "/usr/bin/python3" : "python3";
-  const std::string cmd =
-      std::string(py) + " '" + script + "' '" + json_path + "' '" + png + "'";
+  const std::string cmd = std::string(py) + " '" + script + "' '" + json_path + "' '" + png + "'";
   if (std::system(cmd.c_str()) != 0) {
     throw_input_error("--plot " + png, "plotting failed (needs python3-matplotlib): {}", cmd);
   }

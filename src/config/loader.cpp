@@ -181,8 +181,8 @@ std::string resolved_config_yaml(const GpuConfig& config) {
   os << "name: " << config.name << "\n";
   for (const auto& r : config.records) {
     YAML::Emitter e;
-    e << YAML::Flow << YAML::BeginMap << YAML::Key << "value" << YAML::Value << r.value
-      << YAML::Key << "source" << YAML::Value << r.source << YAML::EndMap;
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "value" << YAML::Value << r.value << YAML::Key
+      << "source" << YAML::Value << r.source << YAML::EndMap;
     os << r.key << ": " << e.c_str() << "  # " << r.unit << "\n";
   }
   return os.str();

@@ -79,34 +79,46 @@ std::vector<ParamSpec> build_specs() {
   constexpr int64_t kBig = int64_t{1} << 40;
   std::vector<ParamSpec> s;
   // --- SM and CTA dispatch -------------------------------------------------------------------
-  s.push_back(int_param("sm.count", "SMs", "streaming multiprocessors on the chip",
-                        [](GpuConfig& c) -> int& { return c.sm.count; }, 1, 4096));
-  s.push_back(int_param("sm.gpcs", "GPCs", "graphics processing clusters (SMs are spread over them)",
-                        [](GpuConfig& c) -> int& { return c.sm.gpcs; }, 1, 256));
-  s.push_back(float_param("sm.clock_mhz", "MHz", "SM clock (override per run with --sm-clock-mhz)",
-                          [](GpuConfig& c) -> double& { return c.sm.clock_mhz; }, 1, 10000));
-  s.push_back(int_param("sm.max_threads", "threads", "resident threads per SM",
-                        [](GpuConfig& c) -> int& { return c.sm.max_threads; }, 128, 65536));
-  s.push_back(int_param("sm.max_ctas", "CTAs", "resident CTA slots per SM",
-                        [](GpuConfig& c) -> int& { return c.sm.max_ctas; }, 1, 1024));
-  s.push_back(int_param("sm.registers", "32-bit registers", "register file per SM",
-                        [](GpuConfig& c) -> int& { return c.sm.registers; }, 1024, kBig));
-  s.push_back(int_param("sm.smem_bytes", "B", "shared memory per SM available to CTAs",
-                        [](GpuConfig& c) -> int& { return c.sm.smem_bytes; }, 0, kBig));
-  s.push_back(int_param("sm.smem_per_cta_max", "B", "largest shared-memory allocation of one CTA",
-                        [](GpuConfig& c) -> int& { return c.sm.smem_per_cta_max; }, 0, kBig));
-  s.push_back(int_param("sm.cta_launch_cycles", "SM cycles",
-                        "from a CTA slot freeing (or kernel start) to the new CTA's first issue",
-                        [](GpuConfig& c) -> int& { return c.sm.cta_launch_cycles; }, 0, 1000000));
-  s.push_back(int_param("sm.cta_dispatch_cycles", "SM cycles",
-                        "interval between consecutive CTA launches by the block scheduler",
-                        [](GpuConfig& c) -> int& { return c.sm.cta_dispatch_cycles; }, 0, 1000000));
-  s.push_back(int_param("sm.kernel_launch_cycles", "SM cycles",
-                        "from kernel start (as Nsight Compute counts it) to the first CTA dispatch",
-                        [](GpuConfig& c) -> int& { return c.sm.kernel_launch_cycles; }, 0, 1000000));
-  s.push_back(int_param("sm.cta_exit_cycles", "SM cycles",
-                        "from a CTA's last warpgroup exiting to its resources being free",
-                        [](GpuConfig& c) -> int& { return c.sm.cta_exit_cycles; }, 0, 1000000));
+  s.push_back(int_param(
+      "sm.count", "SMs", "streaming multiprocessors on the chip",
+      [](GpuConfig& c) -> int& { return c.sm.count; }, 1, 4096));
+  s.push_back(int_param(
+      "sm.gpcs", "GPCs", "graphics processing clusters (SMs are spread over them)",
+      [](GpuConfig& c) -> int& { return c.sm.gpcs; }, 1, 256));
+  s.push_back(float_param(
+      "sm.clock_mhz", "MHz", "SM clock (override per run with --sm-clock-mhz)",
+      [](GpuConfig& c) -> double& { return c.sm.clock_mhz; }, 1, 10000));
+  s.push_back(int_param(
+      "sm.max_threads", "threads", "resident threads per SM",
+      [](GpuConfig& c) -> int& { return c.sm.max_threads; }, 128, 65536));
+  s.push_back(int_param(
+      "sm.max_ctas", "CTAs", "resident CTA slots per SM",
+      [](GpuConfig& c) -> int& { return c.sm.max_ctas; }, 1, 1024));
+  s.push_back(int_param(
+      "sm.registers", "32-bit registers", "register file per SM",
+      [](GpuConfig& c) -> int& { return c.sm.registers; }, 1024, kBig));
+  s.push_back(int_param(
+      "sm.smem_bytes", "B", "shared memory per SM available to CTAs",
+      [](GpuConfig& c) -> int& { return c.sm.smem_bytes; }, 0, kBig));
+  s.push_back(int_param(
+      "sm.smem_per_cta_max", "B", "largest shared-memory allocation of one CTA",
+      [](GpuConfig& c) -> int& { return c.sm.smem_per_cta_max; }, 0, kBig));
+  s.push_back(int_param(
+      "sm.cta_launch_cycles", "SM cycles",
+      "from a CTA slot freeing (or kernel start) to the new CTA's first issue",
+      [](GpuConfig& c) -> int& { return c.sm.cta_launch_cycles; }, 0, 1000000));
+  s.push_back(int_param(
+      "sm.cta_dispatch_cycles", "SM cycles",
+      "interval between consecutive CTA launches by the block scheduler",
+      [](GpuConfig& c) -> int& { return c.sm.cta_dispatch_cycles; }, 0, 1000000));
+  s.push_back(int_param(
+      "sm.kernel_launch_cycles", "SM cycles",
+      "from kernel start (as Nsight Compute counts it) to the first CTA dispatch",
+      [](GpuConfig& c) -> int& { return c.sm.kernel_launch_cycles; }, 0, 1000000));
+  s.push_back(int_param(
+      "sm.cta_exit_cycles", "SM cycles",
+      "from a CTA's last warpgroup exiting to its resources being free",
+      [](GpuConfig& c) -> int& { return c.sm.cta_exit_cycles; }, 0, 1000000));
   s.push_back(ParamSpec{"sm.scheduler", "gto|lrr", "-",
                         "warpgroup scheduler: greedy-then-oldest or loose round-robin",
                         [](GpuConfig& c, const std::string& t, const std::string& w) {
@@ -118,101 +130,120 @@ std::vector<ParamSpec> build_specs() {
                             throw_input_error(w, "expected gto or lrr, got '{}'", t);
                           }
                         }});
-  s.push_back(float_param("sm.fp32_ops", "ops/SM cycle", "FP32 add/mul/fma/compare throughput",
-                          [](GpuConfig& c) -> double& { return c.sm.fp32_ops; }, 1e-3, 1e6));
-  s.push_back(float_param("sm.fp16_ops", "ops/SM cycle", "non-tensor FP16 throughput",
-                          [](GpuConfig& c) -> double& { return c.sm.fp16_ops; }, 1e-3, 1e6));
-  s.push_back(float_param("sm.mufu_ops", "ops/SM cycle", "MUFU (ex2, rcp, ...) throughput",
-                          [](GpuConfig& c) -> double& { return c.sm.mufu_ops; }, 1e-3, 1e6));
-  s.push_back(float_param("sm.cvt_ops", "ops/SM cycle",
-                          "FP32->FP16/BF16 conversion throughput (elements)",
-                          [](GpuConfig& c) -> double& { return c.sm.cvt_ops; }, 1e-3, 1e6));
-  s.push_back(float_param("sm.int_ops", "ops/SM cycle", "integer/address arithmetic throughput",
-                          [](GpuConfig& c) -> double& { return c.sm.int_ops; }, 1e-3, 1e6));
-  s.push_back(float_param("sm.smem_bytes_per_cycle", "B/SM cycle",
-                          "shared-memory bandwidth for ordinary loads/stores",
-                          [](GpuConfig& c) -> double& { return c.sm.smem_bytes_per_cycle; }, 1e-3,
-                          1e6));
+  s.push_back(float_param(
+      "sm.fp32_ops", "ops/SM cycle", "FP32 add/mul/fma/compare throughput",
+      [](GpuConfig& c) -> double& { return c.sm.fp32_ops; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.fp16_ops", "ops/SM cycle", "non-tensor FP16 throughput",
+      [](GpuConfig& c) -> double& { return c.sm.fp16_ops; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.mufu_ops", "ops/SM cycle", "MUFU (ex2, rcp, ...) throughput",
+      [](GpuConfig& c) -> double& { return c.sm.mufu_ops; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.cvt_ops", "ops/SM cycle", "FP32->FP16/BF16 conversion throughput (elements)",
+      [](GpuConfig& c) -> double& { return c.sm.cvt_ops; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.int_ops", "ops/SM cycle", "integer/address arithmetic throughput",
+      [](GpuConfig& c) -> double& { return c.sm.int_ops; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.smem_bytes_per_cycle", "B/SM cycle", "shared-memory bandwidth for ordinary loads/stores",
+      [](GpuConfig& c) -> double& { return c.sm.smem_bytes_per_cycle; }, 1e-3, 1e6));
   // --- Tensor engine -------------------------------------------------------------------------
-  s.push_back(float_param("tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",
-                          [](GpuConfig& c) -> double& { return c.tensor.fp16_flops; }, 1, 1e7));
-  s.push_back(float_param("tensor.tf32_flops", "FLOP/SM cycle", "dense TF32 wgmma rate",
-                          [](GpuConfig& c) -> double& { return c.tensor.tf32_flops; }, 1, 1e7));
-  s.push_back(float_param("tensor.fp8_flops", "FLOP/SM cycle", "dense FP8 wgmma rate",
-                          [](GpuConfig& c) -> double& { return c.tensor.fp8_flops; }, 1, 1e7));
-  s.push_back(int_param("tensor.latency_cycles", "SM cycles",
-                        "pipeline latency a wgmma adds after its service time",
-                        [](GpuConfig& c) -> int& { return c.tensor.latency_cycles; }, 0, 100000));
-  s.push_back(int_param("tensor.issue_cycles", "SM cycles",
-                        "issue slots one wgmma instruction takes from its warpgroup",
-                        [](GpuConfig& c) -> int& { return c.tensor.issue_cycles; }, 1, 100000));
-  s.push_back(int_param("tensor.wait_cycles", "SM cycles",
-                        "wgmma.wait_group that finds its groups already complete",
-                        [](GpuConfig& c) -> int& { return c.tensor.wait_cycles; }, 1, 100000));
+  s.push_back(float_param(
+      "tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",
+      [](GpuConfig& c) -> double& { return c.tensor.fp16_flops; }, 1, 1e7));
+  s.push_back(float_param(
+      "tensor.tf32_flops", "FLOP/SM cycle", "dense TF32 wgmma rate",
+      [](GpuConfig& c) -> double& { return c.tensor.tf32_flops; }, 1, 1e7));
+  s.push_back(float_param(
+      "tensor.fp8_flops", "FLOP/SM cycle", "dense FP8 wgmma rate",
+      [](GpuConfig& c) -> double& { return c.tensor.fp8_flops; }, 1, 1e7));
+  s.push_back(int_param(
+      "tensor.latency_cycles", "SM cycles", "pipeline latency a wgmma adds after its service time",
+      [](GpuConfig& c) -> int& { return c.tensor.latency_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "tensor.issue_cycles", "SM cycles",
+      "issue slots one wgmma instruction takes from its warpgroup",
+      [](GpuConfig& c) -> int& { return c.tensor.issue_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "tensor.wait_cycles", "SM cycles", "wgmma.wait_group that finds its groups already complete",
+      [](GpuConfig& c) -> int& { return c.tensor.wait_cycles; }, 1, 100000));
   // --- TMA engine ----------------------------------------------------------------------------
-  s.push_back(int_param("tma.queue_depth", "transactions", "TMA transactions admitted per SM",
-                        [](GpuConfig& c) -> int& { return c.tma.queue_depth; }, 1, 4096));
-  s.push_back(int_param("tma.issue_gap_cycles", "SM cycles",
-                        "cycles a warp is held issuing one bulk (non-tensor) TMA copy",
-                        [](GpuConfig& c) -> int& { return c.tma.issue_gap_cycles; }, 1, 100000));
-  s.push_back(int_param("tma.tensor_issue_gap_cycles", "SM cycles",
-                        "cycles a warp is held issuing one tensor-map TMA copy (back-to-back gap)",
-                        [](GpuConfig& c) -> int& { return c.tma.tensor_issue_gap_cycles; }, 1,
-                        100000));
-  s.push_back(int_param("tma.launch_cycles", "SM cycles",
-                        "launch latency shared by all TMA operations before request generation",
-                        [](GpuConfig& c) -> int& { return c.tma.launch_cycles; }, 0, 100000));
-  s.push_back(int_param("tma.tensor_setup_cycles", "SM cycles",
-                        "tensor-map setup added to tensor (not bulk) copies",
-                        [](GpuConfig& c) -> int& { return c.tma.tensor_setup_cycles; }, 0, 100000));
-  s.push_back(float_param("tma.bytes_per_cycle", "B/SM cycle", "request-generation rate per SM",
-                          [](GpuConfig& c) -> double& { return c.tma.bytes_per_cycle; }, 1e-3, 1e5));
-  s.push_back(float_param("tma.store_bytes_per_cycle", "B/SM cycle",
-                          "rate a bulk/tensor store reads shared memory and emits writes",
-                          [](GpuConfig& c) -> double& { return c.tma.store_bytes_per_cycle; },
-                          1e-3, 1e5));
-  s.push_back(int_param("tma.max_inflight_requests", "requests",
-                        "line requests one SM's TMA may have outstanding",
-                        [](GpuConfig& c) -> int& { return c.tma.max_inflight_requests; }, 1,
-                        1 << 20));
+  s.push_back(int_param(
+      "tma.queue_depth", "transactions", "TMA transactions admitted per SM",
+      [](GpuConfig& c) -> int& { return c.tma.queue_depth; }, 1, 4096));
+  s.push_back(int_param(
+      "tma.issue_gap_cycles", "SM cycles",
+      "cycles a warp is held issuing one bulk (non-tensor) TMA copy",
+      [](GpuConfig& c) -> int& { return c.tma.issue_gap_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "tma.tensor_issue_gap_cycles", "SM cycles",
+      "cycles a warp is held issuing one tensor-map TMA copy (back-to-back gap)",
+      [](GpuConfig& c) -> int& { return c.tma.tensor_issue_gap_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "tma.launch_cycles", "SM cycles",
+      "launch latency shared by all TMA operations before request generation",
+      [](GpuConfig& c) -> int& { return c.tma.launch_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "tma.tensor_setup_cycles", "SM cycles", "tensor-map setup added to tensor (not bulk) copies",
+      [](GpuConfig& c) -> int& { return c.tma.tensor_setup_cycles; }, 0, 100000));
+  s.push_back(float_param(
+      "tma.bytes_per_cycle", "B/SM cycle", "request-generation rate per SM",
+      [](GpuConfig& c) -> double& { return c.tma.bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "tma.store_bytes_per_cycle", "B/SM cycle",
+      "rate a bulk/tensor store reads shared memory and emits writes",
+      [](GpuConfig& c) -> double& { return c.tma.store_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(int_param(
+      "tma.max_inflight_requests", "requests", "line requests one SM's TMA may have outstanding",
+      [](GpuConfig& c) -> int& { return c.tma.max_inflight_requests; }, 1, 1 << 20));
   s.push_back(bool_param("tma.dedup", "merge duplicate line requests within one transaction",
                          [](GpuConfig& c) -> bool& { return c.tma.dedup; }));
-  s.push_back(int_param("tma.completion_cycles", "SM cycles",
-                        "from the last response to complete_tx reaching the mbarrier",
-                        [](GpuConfig& c) -> int& { return c.tma.completion_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "tma.completion_cycles", "SM cycles",
+      "from the last response to complete_tx reaching the mbarrier",
+      [](GpuConfig& c) -> int& { return c.tma.completion_cycles; }, 0, 100000));
   // --- Barriers ------------------------------------------------------------------------------
-  s.push_back(int_param("barrier.try_wait_cycles", "SM cycles",
-                        "mbarrier try_wait/test_wait result latency (phase already complete)",
-                        [](GpuConfig& c) -> int& { return c.barrier.try_wait_cycles; }, 0, 100000));
-  s.push_back(int_param("barrier.suspend_wait_cycles", "SM cycles",
-                        "try_wait with a suspend-time hint, phase complete",
-                        [](GpuConfig& c) -> int& { return c.barrier.suspend_wait_cycles; }, 0,
-                        100000));
-  s.push_back(int_param("barrier.wake_cycles", "SM cycles",
-                        "from a phase completing to a blocked waiter resuming",
-                        [](GpuConfig& c) -> int& { return c.barrier.wake_cycles; }, 0, 100000));
-  s.push_back(int_param("barrier.arrive_cycles", "SM cycles", "mbarrier arrive / expect_tx cost",
-                        [](GpuConfig& c) -> int& { return c.barrier.arrive_cycles; }, 1, 100000));
-  s.push_back(int_param("barrier.expect_tx_cycles", "SM cycles",
-                        "mbarrier.arrive.expect_tx / expect_tx issue cost",
-                        [](GpuConfig& c) -> int& { return c.barrier.expect_tx_cycles; }, 1, 100000));
-  s.push_back(int_param("barrier.named_cycles", "SM cycles",
-                        "named barrier (bar.sync) release latency after the last arrival",
-                        [](GpuConfig& c) -> int& { return c.barrier.named_barrier_cycles; }, 0,
-                        100000));
+  s.push_back(int_param(
+      "barrier.try_wait_cycles", "SM cycles",
+      "mbarrier try_wait/test_wait result latency (phase already complete)",
+      [](GpuConfig& c) -> int& { return c.barrier.try_wait_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "barrier.suspend_wait_cycles", "SM cycles",
+      "try_wait with a suspend-time hint, phase complete",
+      [](GpuConfig& c) -> int& { return c.barrier.suspend_wait_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "barrier.wake_cycles", "SM cycles", "from a phase completing to a blocked waiter resuming",
+      [](GpuConfig& c) -> int& { return c.barrier.wake_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "barrier.arrive_cycles", "SM cycles", "mbarrier arrive / expect_tx cost",
+      [](GpuConfig& c) -> int& { return c.barrier.arrive_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "barrier.expect_tx_cycles", "SM cycles", "mbarrier.arrive.expect_tx / expect_tx issue cost",
+      [](GpuConfig& c) -> int& { return c.barrier.expect_tx_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "barrier.named_cycles", "SM cycles",
+      "named barrier (bar.sync) release latency after the last arrival",
+      [](GpuConfig& c) -> int& { return c.barrier.named_barrier_cycles; }, 0, 100000));
   // --- Memory --------------------------------------------------------------------------------
-  s.push_back(int_param("mem.sector_bytes", "B", "sector: the unit of transfer and validity",
-                        [](GpuConfig& c) -> int& { return c.mem.sector_bytes; }, 1, 4096));
-  s.push_back(int_param("mem.line_bytes", "B", "cache line (4 sectors on NVIDIA GPUs)",
-                        [](GpuConfig& c) -> int& { return c.mem.line_bytes; }, 1, 4096));
-  s.push_back(float_param("l2.clock_mhz", "MHz", "L2 / crossbar clock domain",
-                          [](GpuConfig& c) -> double& { return c.mem.l2_clock_mhz; }, 1, 10000));
-  s.push_back(int_param("l2.bytes", "B", "L2 capacity",
-                        [](GpuConfig& c) -> int64_t& { return c.mem.l2_bytes; }, 1024, kBig));
-  s.push_back(int_param("l2.slices", "slices", "L2 slices (split evenly over two partitions)",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_slices; }, 1, 4096));
-  s.push_back(int_param("l2.ways", "ways", "associativity of each slice",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_ways; }, 1, 64));
+  s.push_back(int_param(
+      "mem.sector_bytes", "B", "sector: the unit of transfer and validity",
+      [](GpuConfig& c) -> int& { return c.mem.sector_bytes; }, 1, 4096));
+  s.push_back(int_param(
+      "mem.line_bytes", "B", "cache line (4 sectors on NVIDIA GPUs)",
+      [](GpuConfig& c) -> int& { return c.mem.line_bytes; }, 1, 4096));
+  s.push_back(float_param(
+      "l2.clock_mhz", "MHz", "L2 / crossbar clock domain",
+      [](GpuConfig& c) -> double& { return c.mem.l2_clock_mhz; }, 1, 10000));
+  s.push_back(int_param(
+      "l2.bytes", "B", "L2 capacity", [](GpuConfig& c) -> int64_t& { return c.mem.l2_bytes; }, 1024,
+      kBig));
+  s.push_back(int_param(
+      "l2.slices", "slices", "L2 slices (split evenly over two partitions)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_slices; }, 1, 4096));
+  s.push_back(int_param(
+      "l2.ways", "ways", "associativity of each slice",
+      [](GpuConfig& c) -> int& { return c.mem.l2_ways; }, 1, 64));
   s.push_back(ParamSpec{"l2.hash", "modulo|xor|ipoly", "-", "address-to-slice hash",
                         [](GpuConfig& c, const std::string& t, const std::string& w) {
                           if (t == "modulo") {
@@ -225,49 +256,58 @@ std::vector<ParamSpec> build_specs() {
                             throw_input_error(w, "expected modulo, xor or ipoly, got '{}'", t);
                           }
                         }});
-  s.push_back(int_param("l2.hit_cycles", "L2 cycles", "round trip SM -> near slice -> SM on a hit",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_hit_cycles; }, 1, 100000));
-  s.push_back(int_param("l2.far_extra_cycles", "L2 cycles",
-                        "extra round-trip latency to a slice in the other partition",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_far_extra_cycles; }, 0, 100000));
-  s.push_back(int_param("l2.mshrs_per_slice", "entries", "outstanding misses per slice",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_mshrs_per_slice; }, 1, 1 << 20));
-  s.push_back(float_param("l2.slice_bytes_per_cycle", "B/L2 cycle", "data bandwidth of one slice",
-                          [](GpuConfig& c) -> double& { return c.mem.l2_slice_bytes_per_cycle; },
-                          1e-3, 1e5));
-  s.push_back(int_param("l2.write_ack_cycles", "L2 cycles", "store acknowledgement round trip",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_write_ack_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "l2.hit_cycles", "L2 cycles", "round trip SM -> near slice -> SM on a hit",
+      [](GpuConfig& c) -> int& { return c.mem.l2_hit_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "l2.far_extra_cycles", "L2 cycles",
+      "extra round-trip latency to a slice in the other partition",
+      [](GpuConfig& c) -> int& { return c.mem.l2_far_extra_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "l2.mshrs_per_slice", "entries", "outstanding misses per slice",
+      [](GpuConfig& c) -> int& { return c.mem.l2_mshrs_per_slice; }, 1, 1 << 20));
+  s.push_back(float_param(
+      "l2.slice_bytes_per_cycle", "B/L2 cycle", "data bandwidth of one slice",
+      [](GpuConfig& c) -> double& { return c.mem.l2_slice_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(int_param(
+      "l2.write_ack_cycles", "L2 cycles", "store acknowledgement round trip",
+      [](GpuConfig& c) -> int& { return c.mem.l2_write_ack_cycles; }, 1, 100000));
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_flush_dirty_at_end; }));
-  s.push_back(bool_param("l2.coalescer",
-                         "merge duplicate in-flight line reads from the two SMs of a TPC (Sim-FA LRC)",
-                         [](GpuConfig& c) -> bool& { return c.mem.l2_coalescer; }));
-  s.push_back(int_param("l2.coalescer_entries", "lines",
-                        "in-flight reads the coalescer of one TPC tracks (direct-mapped)",
-                        [](GpuConfig& c) -> int& { return c.mem.l2_coalescer_entries; }, 1, 1 << 16));
+  s.push_back(bool_param(
+      "l2.coalescer", "merge duplicate in-flight line reads from the two SMs of a TPC (Sim-FA LRC)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_coalescer; }));
+  s.push_back(int_param(
+      "l2.coalescer_entries", "lines",
+      "in-flight reads the coalescer of one TPC tracks (direct-mapped)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_coalescer_entries; }, 1, 1 << 16));
   s.push_back(bool_param("l2.remote_copy",
                          "a read served by the far partition leaves a copy in the near one "
                          "(Sim-FA remote-copy proxy)",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy; }));
-  s.push_back(float_param("l2.remote_copy_probability", "-",
-                          "share of far reads that insert a near copy (chosen by address hash)",
-                          [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; },
-                          0, 1));
-  s.push_back(float_param("dram.clock_mhz", "MHz", "DRAM command clock domain",
-                          [](GpuConfig& c) -> double& { return c.mem.dram_clock_mhz; }, 1, 100000));
-  s.push_back(int_param("dram.channels", "channels", "independent DRAM channels",
-                        [](GpuConfig& c) -> int& { return c.mem.dram_channels; }, 1, 4096));
-  s.push_back(float_param("dram.bandwidth_gbs", "GB/s",
-                          "dram.model=simple: sustainable bandwidth, all channels (also the DRAM utilisation reference)",
-                          [](GpuConfig& c) -> double& { return c.mem.dram_bandwidth_gbs; }, 1,
-                          1e6));
-  s.push_back(int_param("dram.latency_cycles", "DRAM cycles",
-                        "dram.model=simple: from a miss leaving L2 to its data back in L2 (unloaded)",
-                        [](GpuConfig& c) -> int& { return c.mem.dram_latency_cycles; }, 0, 100000));
-  s.push_back(int_param("dram.interleave_bytes", "B", "address interleaving granule over channels",
-                        [](GpuConfig& c) -> int& { return c.mem.dram_interleave_bytes; }, 32,
-                        1 << 20));
+  s.push_back(float_param(
+      "l2.remote_copy_probability", "-",
+      "share of far reads that insert a near copy (chosen by address hash)",
+      [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
+  s.push_back(float_param(
+      "dram.clock_mhz", "MHz", "DRAM command clock domain",
+      [](GpuConfig& c) -> double& { return c.mem.dram_clock_mhz; }, 1, 100000));
+  s.push_back(int_param(
+      "dram.channels", "channels", "independent DRAM channels",
+      [](GpuConfig& c) -> int& { return c.mem.dram_channels; }, 1, 4096));
+  s.push_back(float_param(
+      "dram.bandwidth_gbs", "GB/s",
+      "dram.model=simple: sustainable bandwidth, all channels (also the DRAM utilisation "
+      "reference)",
+      [](GpuConfig& c) -> double& { return c.mem.dram_bandwidth_gbs; }, 1, 1e6));
+  s.push_back(int_param(
+      "dram.latency_cycles", "DRAM cycles",
+      "dram.model=simple: from a miss leaving L2 to its data back in L2 (unloaded)",
+      [](GpuConfig& c) -> int& { return c.mem.dram_latency_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "dram.interleave_bytes", "B", "address interleaving granule over channels",
+      [](GpuConfig& c) -> int& { return c.mem.dram_interleave_bytes; }, 32, 1 << 20));
   s.push_back(ParamSpec{"dram.model", "hbm|simple", "-",
                         "hbm: channels/pseudo-channels/banks with row buffers and JEDEC timing; "
                         "simple: per-channel bandwidth plus a fixed latency",
@@ -287,22 +327,27 @@ std::vector<ParamSpec> build_specs() {
     const char* doc;
   };
   static const HbmInt kHbmInts[] = {
-      {"dram.pseudo_channels", &HbmParams::pseudo_channels, "per channel", "pseudo-channels of a channel"},
-      {"dram.stack_ids", &HbmParams::stack_ids, "per pseudo-channel", "stack IDs sharing a pseudo-channel"},
+      {"dram.pseudo_channels", &HbmParams::pseudo_channels, "per channel",
+       "pseudo-channels of a channel"},
+      {"dram.stack_ids", &HbmParams::stack_ids, "per pseudo-channel",
+       "stack IDs sharing a pseudo-channel"},
       {"dram.bank_groups", &HbmParams::bank_groups, "per SID", "bank groups"},
       {"dram.banks_per_group", &HbmParams::banks_per_group, "banks", "banks per bank group"},
       {"dram.pc_width_bits", &HbmParams::pc_width_bits, "bits", "data width of a pseudo-channel"},
       {"dram.burst_bytes", &HbmParams::burst_bytes, "B", "bytes of one column access"},
       {"dram.row_bytes", &HbmParams::row_bytes, "B", "page (row) of one bank of a pseudo-channel"},
-      {"dram.window_bytes", &HbmParams::window_bytes, "B", "aligned window spread over one group of pseudo-channels"},
-      {"dram.frfcfs_window", &HbmParams::frfcfs_window, "requests", "row hits that may bypass a queued row switch"},
-      {"dram.write_batch", &HbmParams::write_batch, "lines", "posted writes drained together per pseudo-channel"},
+      {"dram.window_bytes", &HbmParams::window_bytes, "B",
+       "aligned window spread over one group of pseudo-channels"},
+      {"dram.frfcfs_window", &HbmParams::frfcfs_window, "requests",
+       "row hits that may bypass a queued row switch"},
+      {"dram.write_batch", &HbmParams::write_batch, "lines",
+       "posted writes drained together per pseudo-channel"},
   };
   for (const auto& h : kHbmInts) {
     const auto member = h.member;
-    s.push_back(int_param(h.key, h.unit, h.doc,
-                          [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
-                          1 << 20));
+    s.push_back(int_param(
+        h.key, h.unit, h.doc, [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
+        1 << 20));
   }
   struct HbmNs {
     const char* key;
@@ -327,28 +372,29 @@ std::vector<ParamSpec> build_specs() {
       {"dram.t_rtw_ns", &HbmParams::t_rtw_ns, "read-to-write bus bubble"},
       {"dram.t_refi_ns", &HbmParams::t_refi_ns, "tREFI: all-bank refresh interval"},
       {"dram.t_rfc_ns", &HbmParams::t_rfc_ns, "tRFC: all-bank refresh duration"},
-      {"dram.ctrl_latency_ns", &HbmParams::ctrl_latency_ns, "fixed L2 to controller to PHY to L2 path"},
+      {"dram.ctrl_latency_ns", &HbmParams::ctrl_latency_ns,
+       "fixed L2 to controller to PHY to L2 path"},
   };
   for (const auto& h : kHbmNs) {
     const auto member = h.member;
-    s.push_back(float_param(h.key, "ns", h.doc,
-                            [member](GpuConfig& c) -> double& { return c.mem.hbm.*member; }, 0,
-                            1e6));
+    s.push_back(float_param(
+        h.key, "ns", h.doc, [member](GpuConfig& c) -> double& { return c.mem.hbm.*member; }, 0,
+        1e6));
   }
-  s.push_back(float_param("dram.bus_efficiency", "-", "usable fraction of the data-bus peak",
-                          [](GpuConfig& c) -> double& { return c.mem.hbm.bus_efficiency; }, 0.01,
-                          1));
+  s.push_back(float_param(
+      "dram.bus_efficiency", "-", "usable fraction of the data-bus peak",
+      [](GpuConfig& c) -> double& { return c.mem.hbm.bus_efficiency; }, 0.01, 1));
   s.push_back(bool_param("dram.refresh", "model all-bank refresh explicitly",
                          [](GpuConfig& c) -> bool& { return c.mem.hbm.refresh; }));
   // --- Analytic fast path --------------------------------------------------------------------
-  s.push_back(int_param("analytic.effective_l2_bytes", "B",
-                        "L2 capacity a wave's reusable K/V (or A/B) working set can occupy",
-                        [](GpuConfig& c) -> int64_t& { return c.analytic.effective_l2_bytes; }, 1,
-                        kBig));
-  s.push_back(float_param("analytic.tensor_tflops", "TFLOP/s",
-                          "measured dense FP16/BF16 tensor ceiling of the chip (roofline)",
-                          [](GpuConfig& c) -> double& { return c.analytic.tensor_tflops; }, 1e-3,
-                          1e6));
+  s.push_back(int_param(
+      "analytic.effective_l2_bytes", "B",
+      "L2 capacity a wave's reusable K/V (or A/B) working set can occupy",
+      [](GpuConfig& c) -> int64_t& { return c.analytic.effective_l2_bytes; }, 1, kBig));
+  s.push_back(float_param(
+      "analytic.tensor_tflops", "TFLOP/s",
+      "measured dense FP16/BF16 tensor ceiling of the chip (roofline)",
+      [](GpuConfig& c) -> double& { return c.analytic.tensor_tflops; }, 1e-3, 1e6));
   return s;
 }
 

@@ -43,10 +43,13 @@ class TensorEngine {
   double rate(program::DType dtype) const {
     switch (dtype) {
       case program::DType::kTF32:
-      case program::DType::kF32: return m_params.tf32_flops;
+      case program::DType::kF32:
+        return m_params.tf32_flops;
       case program::DType::kFP8E4M3:
-      case program::DType::kFP8E5M2: return m_params.fp8_flops;
-      default: return m_params.fp16_flops;
+      case program::DType::kFP8E5M2:
+        return m_params.fp8_flops;
+      default:
+        return m_params.fp16_flops;
     }
   }
 

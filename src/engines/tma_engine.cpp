@@ -107,10 +107,10 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
       // Out-of-bounds elements of a read still cost generator time and reach L2.
       const int64_t oob_elems = row_in ? (x1 - x0) - std::max<int64_t>(0, in1 - in0) : x1 - x0;
       if (!txn.store && oob_elems > 0) {
-        const int64_t sectors = (oob_elems * esize + m_ctx.config.mem.sector_bytes - 1) /
-                                m_ctx.config.mem.sector_bytes;
-        for (int64_t s = 0; s < sectors; s += m_ctx.config.mem.line_bytes /
-                                               m_ctx.config.mem.sector_bytes) {
+        const int64_t sectors =
+            (oob_elems * esize + m_ctx.config.mem.sector_bytes - 1) / m_ctx.config.mem.sector_bytes;
+        for (int64_t s = 0; s < sectors;
+             s += m_ctx.config.mem.line_bytes / m_ctx.config.mem.sector_bytes) {
           m_requests.push_back(LineRequest{0, 0xF, true});
         }
       }

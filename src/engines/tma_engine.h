@@ -24,9 +24,9 @@ struct TmaTransaction {
   std::array<int64_t, program::kMaxTensorRank> coord{};
   uint64_t bulk_addr = 0;
   Time accepted = 0;
-  Time ready = 0;     // earliest start of request generation
-  Time gen_end = 0;   // last request emitted (shared memory read done, for stores)
-  Time done = 0;      // last response back
+  Time ready = 0;    // earliest start of request generation
+  Time gen_end = 0;  // last request emitted (shared memory read done, for stores)
+  Time done = 0;     // last response back
   bool live = false;
 };
 

@@ -62,7 +62,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
 
 void MemorySystem::build_ipoly_tables() {
   // Primitive polynomials of degree 0..10 (bit k set = x^k).
-  static constexpr uint32_t kPoly[] = {0x1,  0x3,  0x7,   0xB,   0x13,  0x25,
+  static constexpr uint32_t kPoly[] = {0x1,  0x3,  0x7,   0xB,   0x13, 0x25,
                                        0x43, 0x83, 0x11D, 0x211, 0x409};
   uint64_t n = static_cast<uint64_t>(m_num_slices);
   int k = 0;
@@ -98,8 +98,10 @@ void MemorySystem::build_ipoly_tables() {
 int MemorySystem::slice_of(uint64_t line) const {
   const auto n = static_cast<uint64_t>(m_num_slices);
   switch (m_config.mem.l2_hash) {
-    case SliceHash::kModulo: return static_cast<int>(line % n);
-    case SliceHash::kXor: return static_cast<int>((line ^ (line >> 5)) % n);
+    case SliceHash::kModulo:
+      return static_cast<int>(line % n);
+    case SliceHash::kXor:
+      return static_cast<int>((line ^ (line >> 5)) % n);
     case SliceHash::kIpoly: {
       // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
       // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
@@ -135,8 +137,8 @@ MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) 
 }
 
 MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Time t) {
-  const size_t base =
-      (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) * static_cast<size_t>(m_ways);
+  const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) *
+                      static_cast<size_t>(m_ways);
   size_t victim = base;
   for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
     if (m_tags[w] == UINT64_MAX) {
@@ -290,7 +292,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   CoalescerEntry* merge_slot = nullptr;
   if (!req.write && !m_coalescer.empty()) {
     const auto entries = static_cast<size_t>(m_config.mem.l2_coalescer_entries);
-    merge_slot = &m_coalescer[static_cast<size_t>(req.sm / 2) * entries + mix64(req.line) % entries];
+    merge_slot =
+        &m_coalescer[static_cast<size_t>(req.sm / 2) * entries + mix64(req.line) % entries];
     if (merge_slot->line == req.line && t <= merge_slot->ready) {
       ++m_stats.coalescer_merges;
       return merge_slot->ready;

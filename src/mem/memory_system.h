@@ -19,8 +19,8 @@
 namespace asyncsim {
 
 struct MemRequest {
-  uint64_t line;      // line index (byte address / line size)
-  uint8_t sectors;    // bit i = sector i of the line
+  uint64_t line;    // line index (byte address / line size)
+  uint8_t sectors;  // bit i = sector i of the line
   bool write;
   uint16_t sm;
 };
@@ -30,10 +30,10 @@ struct SliceStats {
   uint64_t read_misses = 0;  // sector reads that went to DRAM
   uint64_t mshr_merges = 0;  // line reads that found their fill already in flight
   uint64_t far_accesses = 0;
-  uint64_t writes = 0;       // sectors written
-  uint64_t mshr_stalls = 0;  // misses that waited for a free MSHR
-  uint64_t copy_hits = 0;    // far reads served by a near remote copy held in this slice
-  uint64_t copy_inserts = 0; // remote copies inserted into this slice
+  uint64_t writes = 0;        // sectors written
+  uint64_t mshr_stalls = 0;   // misses that waited for a free MSHR
+  uint64_t copy_hits = 0;     // far reads served by a near remote copy held in this slice
+  uint64_t copy_inserts = 0;  // remote copies inserted into this slice
 };
 
 struct MemStats {
@@ -44,7 +44,7 @@ struct MemStats {
   uint64_t requests = 0;
   uint64_t responses = 0;
   uint64_t coalescer_merges = 0;  // reads merged by a TPC's request coalescer
-  Time dram_busy_ps = 0;  // summed over channels
+  Time dram_busy_ps = 0;          // summed over channels
 };
 
 class MemorySystem {
@@ -100,14 +100,14 @@ class MemorySystem {
   int m_sector_bytes;
   int m_sectors_per_line;
   int m_line_bytes;
-  Time m_half_hit;         // one-way SM <-> near slice
-  Time m_half_far;         // extra one-way to the far partition
+  Time m_half_hit;  // one-way SM <-> near slice
+  Time m_half_far;  // extra one-way to the far partition
   Time m_write_ack;
   Time m_dram_latency;
   double m_slice_ps_per_byte;
   double m_channel_ps_per_byte;
   std::vector<Way> m_ways_storage;  // [slice][set][way]
-  std::vector<uint64_t> m_tags;      // same index; UINT64_MAX = invalid
+  std::vector<uint64_t> m_tags;     // same index; UINT64_MAX = invalid
   std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
   std::vector<Time> m_channel_free;
@@ -116,8 +116,8 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
-  std::vector<uint64_t> m_ipoly_table;  // [byte][value] -> remainder, for SliceHash::kIpoly
-  uint64_t m_hash_odd = 1;               // odd factor of the slice count
+  std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
+  uint64_t m_hash_odd = 1;                  // odd factor of the slice count
   std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;

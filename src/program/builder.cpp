@@ -10,7 +10,9 @@ KernelBuilder::KernelBuilder(std::string name, std::string source) {
   m_kernel.source = std::move(source);
 }
 
-std::string KernelBuilder::where() const { return format_location(m_kernel.source, m_line); }
+std::string KernelBuilder::where() const {
+  return format_location(m_kernel.source, m_line);
+}
 
 void KernelBuilder::set_grid(int64_t x, int64_t y, int64_t z) {
   if (x < 1 || y < 1 || z < 1) {
@@ -137,7 +139,9 @@ ExprId KernelBuilder::expr(const std::string& text) {
   return m_kernel.exprs.compile(text, m_scope, where());
 }
 
-ExprId KernelBuilder::expr(int64_t value) { return m_kernel.exprs.constant(value); }
+ExprId KernelBuilder::expr(int64_t value) {
+  return m_kernel.exprs.constant(value);
+}
 
 BarrierRef KernelBuilder::barrier_ref(const std::string& bar, const std::string& index) {
   const int id = m_kernel.find_barrier(bar);
@@ -264,7 +268,9 @@ void KernelBuilder::wgmma(const std::string& n, const std::string& repeat, DType
   in.ref = l;
 }
 
-void KernelBuilder::wgmma_commit() { emit(Op::kWgmmaCommit); }
+void KernelBuilder::wgmma_commit() {
+  emit(Op::kWgmmaCommit);
+}
 
 void KernelBuilder::wgmma_wait(const std::string& n) {
   const ExprId e = expr(n);
@@ -312,9 +318,8 @@ void KernelBuilder::stage_release(const std::string& ring, const std::string& it
 }
 
 void KernelBuilder::compute(const ComputeOps& ops, bool measured, const std::string& label) {
-  const std::array<const std::string*, 7> fields = {&ops.fp32, &ops.fp16,       &ops.mufu,
-                                                     &ops.cvt,  &ops.int_ops,    &ops.smem_bytes,
-                                                     &ops.cycles};
+  const std::array<const std::string*, 7> fields = {
+      &ops.fp32, &ops.fp16, &ops.mufu, &ops.cvt, &ops.int_ops, &ops.smem_bytes, &ops.cycles};
   std::array<ExprId, kMaxArgs> args{};
   for (size_t i = 0; i < fields.size(); ++i) {
     args[i] = expr(*fields[i]);
@@ -410,7 +415,9 @@ void KernelBuilder::end_if() {
   role().code[pc].jump = static_cast<uint32_t>(role().code.size() - 1);
 }
 
-void KernelBuilder::exit() { emit(Op::kExit); }
+void KernelBuilder::exit() {
+  emit(Op::kExit);
+}
 
 Kernel KernelBuilder::finish() {
   if (m_in_role) {

@@ -14,10 +14,9 @@ struct BuiltinVar {
   Var var;
 };
 constexpr BuiltinVar kBuiltins[] = {
-    {"cta", kVarCta},         {"cta.x", kVarCtaX},      {"cta.y", kVarCtaY},
-    {"cta.z", kVarCtaZ},      {"nctas", kVarNumCtas},   {"grid.x", kVarGridX},
-    {"grid.y", kVarGridY},    {"grid.z", kVarGridZ},    {"wg", kVarWg},
-    {"sm", kVarSm},
+    {"cta", kVarCta},       {"cta.x", kVarCtaX},   {"cta.y", kVarCtaY},   {"cta.z", kVarCtaZ},
+    {"nctas", kVarNumCtas}, {"grid.x", kVarGridX}, {"grid.y", kVarGridY}, {"grid.z", kVarGridZ},
+    {"wg", kVarWg},         {"sm", kVarSm},
 };
 
 class Compiler {
@@ -86,9 +85,9 @@ class Compiler {
   }
   void parse_cmp() {
     parse_add();
-    static const std::pair<const char*, ExprOp> kOps[] = {
-        {"<=", ExprOp::kLe}, {">=", ExprOp::kGe}, {"==", ExprOp::kEq},
-        {"!=", ExprOp::kNe}, {"<", ExprOp::kLt},  {">", ExprOp::kGt}};
+    static const std::pair<const char*, ExprOp> kOps[] = {{"<=", ExprOp::kLe}, {">=", ExprOp::kGe},
+                                                          {"==", ExprOp::kEq}, {"!=", ExprOp::kNe},
+                                                          {"<", ExprOp::kLt},  {">", ExprOp::kGt}};
     for (const auto& [tok, op] : kOps) {
       if (accept(tok)) {
         parse_add();
@@ -213,8 +212,7 @@ class Compiler {
     const size_t start = m_pos;
     while (m_pos < m_text.size()) {
       const char c = m_text[m_pos];
-      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-          (c == '.' && m_pos > start)) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c == '.' && m_pos > start)) {
         ++m_pos;
       } else {
         break;
@@ -263,20 +261,34 @@ int64_t apply(ExprOp op, int64_t a, int64_t b) {
       const bool o = __builtin_mul_overflow(a, b, &r);
       return checked(o, r);
     }
-    case ExprOp::kDiv: return floor_div(a, b);
-    case ExprOp::kMod: return floor_mod(a, b);
-    case ExprOp::kMin: return std::min(a, b);
-    case ExprOp::kMax: return std::max(a, b);
-    case ExprOp::kCdiv: return negate(floor_div(negate(a), b));
-    case ExprOp::kLt: return a < b;
-    case ExprOp::kLe: return a <= b;
-    case ExprOp::kEq: return a == b;
-    case ExprOp::kNe: return a != b;
-    case ExprOp::kGt: return a > b;
-    case ExprOp::kGe: return a >= b;
-    case ExprOp::kAnd: return (a != 0) && (b != 0);
-    case ExprOp::kOr: return (a != 0) || (b != 0);
-    default: return 0;
+    case ExprOp::kDiv:
+      return floor_div(a, b);
+    case ExprOp::kMod:
+      return floor_mod(a, b);
+    case ExprOp::kMin:
+      return std::min(a, b);
+    case ExprOp::kMax:
+      return std::max(a, b);
+    case ExprOp::kCdiv:
+      return negate(floor_div(negate(a), b));
+    case ExprOp::kLt:
+      return a < b;
+    case ExprOp::kLe:
+      return a <= b;
+    case ExprOp::kEq:
+      return a == b;
+    case ExprOp::kNe:
+      return a != b;
+    case ExprOp::kGt:
+      return a > b;
+    case ExprOp::kGe:
+      return a >= b;
+    case ExprOp::kAnd:
+      return (a != 0) && (b != 0);
+    case ExprOp::kOr:
+      return (a != 0) || (b != 0);
+    default:
+      return 0;
   }
 }
 
@@ -286,11 +298,18 @@ int stack_depth(const std::vector<ExprTok>& code) {
   for (const auto& t : code) {
     switch (t.op) {
       case ExprOp::kConst:
-      case ExprOp::kVar: ++depth; break;
+      case ExprOp::kVar:
+        ++depth;
+        break;
       case ExprOp::kNeg:
-      case ExprOp::kNot: break;
-      case ExprOp::kSelect: depth -= 2; break;
-      default: --depth; break;
+      case ExprOp::kNot:
+        break;
+      case ExprOp::kSelect:
+        depth -= 2;
+        break;
+      default:
+        --depth;
+        break;
     }
     max_depth = std::max(max_depth, depth);
   }
@@ -310,11 +329,14 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+int64_t floor_mod(int64_t a, int64_t b) {
+  return a - floor_div(a, b) * b;
+}
 
 ExprId ExprPool::add(const std::vector<ExprTok>& code) {
   const auto id = static_cast<ExprId>(m_ranges.size());
-  m_ranges.push_back(Range{static_cast<uint32_t>(m_code.size()), static_cast<uint32_t>(code.size())});
+  m_ranges.push_back(
+      Range{static_cast<uint32_t>(m_code.size()), static_cast<uint32_t>(code.size())});
   m_code.insert(m_code.end(), code.begin(), code.end());
   return id;
 }
@@ -341,8 +363,12 @@ ExprId ExprPool::compile(const std::string& text, const ExprScope& scope,
   return id;
 }
 
-ExprId ExprPool::constant(int64_t v) { return add({ExprTok{ExprOp::kConst, v}}); }
-ExprId ExprPool::variable(Var v) { return add({ExprTok{ExprOp::kVar, v}}); }
+ExprId ExprPool::constant(int64_t v) {
+  return add({ExprTok{ExprOp::kConst, v}});
+}
+ExprId ExprPool::variable(Var v) {
+  return add({ExprTok{ExprOp::kVar, v}});
+}
 
 int64_t ExprPool::eval(ExprId id, const int64_t* vars) const {
   const Range r = m_ranges[id];
@@ -355,10 +381,18 @@ int64_t ExprPool::eval(ExprId id, const int64_t* vars) const {
   for (uint32_t i = 0; i < r.length; ++i) {
     const ExprTok& t = code[i];
     switch (t.op) {
-      case ExprOp::kConst: stack[sp++] = t.value; break;
-      case ExprOp::kVar: stack[sp++] = vars[t.value]; break;
-      case ExprOp::kNeg: stack[sp - 1] = negate(stack[sp - 1]); break;
-      case ExprOp::kNot: stack[sp - 1] = stack[sp - 1] == 0; break;
+      case ExprOp::kConst:
+        stack[sp++] = t.value;
+        break;
+      case ExprOp::kVar:
+        stack[sp++] = vars[t.value];
+        break;
+      case ExprOp::kNeg:
+        stack[sp - 1] = negate(stack[sp - 1]);
+        break;
+      case ExprOp::kNot:
+        stack[sp - 1] = stack[sp - 1] == 0;
+        break;
       case ExprOp::kSelect: {
         const int64_t c = stack[sp - 3];
         stack[sp - 3] = c != 0 ? stack[sp - 2] : stack[sp - 1];
@@ -407,7 +441,9 @@ std::string ExprPool::to_string(ExprId id, const std::vector<std::string>& loop_
   for (uint32_t i = 0; i < r.length; ++i) {
     const ExprTok& t = m_code[r.begin + i];
     switch (t.op) {
-      case ExprOp::kConst: st.push_back(std::to_string(t.value)); break;
+      case ExprOp::kConst:
+        st.push_back(std::to_string(t.value));
+        break;
       case ExprOp::kVar: {
         if (t.value >= kVarLoop0) {
           const auto d = static_cast<size_t>(t.value - kVarLoop0);
@@ -417,24 +453,60 @@ std::string ExprPool::to_string(ExprId id, const std::vector<std::string>& loop_
         }
         break;
       }
-      case ExprOp::kAdd: bin("+"); break;
-      case ExprOp::kSub: bin("-"); break;
-      case ExprOp::kMul: bin("*"); break;
-      case ExprOp::kDiv: bin("/"); break;
-      case ExprOp::kMod: bin("%"); break;
-      case ExprOp::kLt: bin("<"); break;
-      case ExprOp::kLe: bin("<="); break;
-      case ExprOp::kEq: bin("=="); break;
-      case ExprOp::kNe: bin("!="); break;
-      case ExprOp::kGt: bin(">"); break;
-      case ExprOp::kGe: bin(">="); break;
-      case ExprOp::kAnd: bin("&&"); break;
-      case ExprOp::kOr: bin("||"); break;
-      case ExprOp::kMin: call("min"); break;
-      case ExprOp::kMax: call("max"); break;
-      case ExprOp::kCdiv: call("cdiv"); break;
-      case ExprOp::kNeg: st.back() = "-" + st.back(); break;
-      case ExprOp::kNot: st.back() = "!" + st.back(); break;
+      case ExprOp::kAdd:
+        bin("+");
+        break;
+      case ExprOp::kSub:
+        bin("-");
+        break;
+      case ExprOp::kMul:
+        bin("*");
+        break;
+      case ExprOp::kDiv:
+        bin("/");
+        break;
+      case ExprOp::kMod:
+        bin("%");
+        break;
+      case ExprOp::kLt:
+        bin("<");
+        break;
+      case ExprOp::kLe:
+        bin("<=");
+        break;
+      case ExprOp::kEq:
+        bin("==");
+        break;
+      case ExprOp::kNe:
+        bin("!=");
+        break;
+      case ExprOp::kGt:
+        bin(">");
+        break;
+      case ExprOp::kGe:
+        bin(">=");
+        break;
+      case ExprOp::kAnd:
+        bin("&&");
+        break;
+      case ExprOp::kOr:
+        bin("||");
+        break;
+      case ExprOp::kMin:
+        call("min");
+        break;
+      case ExprOp::kMax:
+        call("max");
+        break;
+      case ExprOp::kCdiv:
+        call("cdiv");
+        break;
+      case ExprOp::kNeg:
+        st.back() = "-" + st.back();
+        break;
+      case ExprOp::kNot:
+        st.back() = "!" + st.back();
+        break;
       case ExprOp::kSelect: {
         std::string c = st.back();
         st.pop_back();

@@ -15,7 +15,7 @@ inline constexpr ExprId kNoExpr = UINT32_MAX;
 
 // Context variables an expression may read. Loop counters occupy kLoop0 + depth.
 enum Var : uint8_t {
-  kVarCta,    // linear CTA id (x fastest)
+  kVarCta,  // linear CTA id (x fastest)
   kVarCtaX,
   kVarCtaY,
   kVarCtaZ,
@@ -30,8 +30,27 @@ enum Var : uint8_t {
 };
 
 enum class ExprOp : uint8_t {
-  kConst, kVar, kAdd, kSub, kMul, kDiv, kMod, kMin, kMax, kCdiv, kNeg,
-  kLt, kLe, kEq, kNe, kGt, kGe, kAnd, kOr, kNot, kSelect,
+  kConst,
+  kVar,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kMin,
+  kMax,
+  kCdiv,
+  kNeg,
+  kLt,
+  kLe,
+  kEq,
+  kNe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
+  kNot,
+  kSelect,
 };
 
 struct ExprTok {
@@ -41,7 +60,7 @@ struct ExprTok {
 
 // Names visible while compiling an expression: loop counters by depth and named constants.
 struct ExprScope {
-  std::vector<std::string> loops;           // loops[d] is the counter at depth d
+  std::vector<std::string> loops;            // loops[d] is the counter at depth d
   std::map<std::string, int64_t> constants;  // parameters folded at compile time
 };
 

@@ -5,32 +5,41 @@ namespace asyncsim::program {
 int dtype_bytes(DType t) {
   switch (t) {
     case DType::kF16:
-    case DType::kBF16: return 2;
+    case DType::kBF16:
+      return 2;
     case DType::kTF32:
-    case DType::kF32: return 4;
+    case DType::kF32:
+      return 4;
     case DType::kFP8E4M3:
-    case DType::kFP8E5M2: return 1;
+    case DType::kFP8E5M2:
+      return 1;
   }
   return 2;
 }
 
 const char* dtype_name(DType t) {
   switch (t) {
-    case DType::kF16: return "f16";
-    case DType::kBF16: return "bf16";
-    case DType::kTF32: return "tf32";
-    case DType::kF32: return "f32";
-    case DType::kFP8E4M3: return "e4m3";
-    case DType::kFP8E5M2: return "e5m2";
+    case DType::kF16:
+      return "f16";
+    case DType::kBF16:
+      return "bf16";
+    case DType::kTF32:
+      return "tf32";
+    case DType::kF32:
+      return "f32";
+    case DType::kFP8E4M3:
+      return "e4m3";
+    case DType::kFP8E5M2:
+      return "e5m2";
   }
   return "?";
 }
 
 bool parse_dtype(const std::string& s, DType& out) {
   static const std::pair<const char*, DType> kNames[] = {
-      {"f16", DType::kF16},      {"fp16", DType::kF16},     {"bf16", DType::kBF16},
-      {"tf32", DType::kTF32},    {"f32", DType::kF32},      {"fp32", DType::kF32},
-      {"e4m3", DType::kFP8E4M3}, {"fp8", DType::kFP8E4M3},  {"e5m2", DType::kFP8E5M2}};
+      {"f16", DType::kF16},      {"fp16", DType::kF16},    {"bf16", DType::kBF16},
+      {"tf32", DType::kTF32},    {"f32", DType::kF32},     {"fp32", DType::kF32},
+      {"e4m3", DType::kFP8E4M3}, {"fp8", DType::kFP8E4M3}, {"e5m2", DType::kFP8E5M2}};
   for (const auto& [name, t] : kNames) {
     if (s == name) {
       out = t;
@@ -42,30 +51,54 @@ bool parse_dtype(const std::string& s, DType& out) {
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::kTmaLoad: return "TMA_LOAD";
-    case Op::kTmaStore: return "TMA_STORE";
-    case Op::kBulkLoad: return "BULK_LOAD";
-    case Op::kBulkStore: return "BULK_STORE";
-    case Op::kTmaStoreWait: return "TMA_STORE_WAIT";
-    case Op::kMbArrive: return "MB_ARRIVE";
-    case Op::kMbExpectTx: return "MB_EXPECT_TX";
-    case Op::kMbArriveExpectTx: return "MB_ARRIVE_EXPECT_TX";
-    case Op::kMbWait: return "MB_WAIT";
-    case Op::kWgmma: return "WGMMA";
-    case Op::kWgmmaCommit: return "WGMMA_COMMIT";
-    case Op::kWgmmaWait: return "WGMMA_WAIT";
-    case Op::kBarSync: return "BAR_SYNC";
-    case Op::kBarArrive: return "BAR_ARRIVE";
-    case Op::kStageAcquire: return "STAGE_ACQUIRE";
-    case Op::kStageWait: return "STAGE_WAIT";
-    case Op::kStageRelease: return "STAGE_RELEASE";
-    case Op::kCompute: return "COMPUTE";
-    case Op::kLoop: return "LOOP";
-    case Op::kEndLoop: return "END";
-    case Op::kIf: return "IF";
-    case Op::kElse: return "ELSE";
-    case Op::kEndIf: return "END";
-    case Op::kExit: return "EXIT";
+    case Op::kTmaLoad:
+      return "TMA_LOAD";
+    case Op::kTmaStore:
+      return "TMA_STORE";
+    case Op::kBulkLoad:
+      return "BULK_LOAD";
+    case Op::kBulkStore:
+      return "BULK_STORE";
+    case Op::kTmaStoreWait:
+      return "TMA_STORE_WAIT";
+    case Op::kMbArrive:
+      return "MB_ARRIVE";
+    case Op::kMbExpectTx:
+      return "MB_EXPECT_TX";
+    case Op::kMbArriveExpectTx:
+      return "MB_ARRIVE_EXPECT_TX";
+    case Op::kMbWait:
+      return "MB_WAIT";
+    case Op::kWgmma:
+      return "WGMMA";
+    case Op::kWgmmaCommit:
+      return "WGMMA_COMMIT";
+    case Op::kWgmmaWait:
+      return "WGMMA_WAIT";
+    case Op::kBarSync:
+      return "BAR_SYNC";
+    case Op::kBarArrive:
+      return "BAR_ARRIVE";
+    case Op::kStageAcquire:
+      return "STAGE_ACQUIRE";
+    case Op::kStageWait:
+      return "STAGE_WAIT";
+    case Op::kStageRelease:
+      return "STAGE_RELEASE";
+    case Op::kCompute:
+      return "COMPUTE";
+    case Op::kLoop:
+      return "LOOP";
+    case Op::kEndLoop:
+      return "END";
+    case Op::kIf:
+      return "IF";
+    case Op::kElse:
+      return "ELSE";
+    case Op::kEndIf:
+      return "END";
+    case Op::kExit:
+      return "EXIT";
   }
   return "?";
 }
@@ -96,15 +129,23 @@ static int find_named(const std::vector<T>& v, const std::string& name) {
   return -1;
 }
 
-int Kernel::find_map(const std::string& n) const { return find_named(maps, n); }
-int Kernel::find_barrier(const std::string& n) const { return find_named(barriers, n); }
-int Kernel::find_ring(const std::string& n) const { return find_named(rings, n); }
+int Kernel::find_map(const std::string& n) const {
+  return find_named(maps, n);
+}
+int Kernel::find_barrier(const std::string& n) const {
+  return find_named(barriers, n);
+}
+int Kernel::find_ring(const std::string& n) const {
+  return find_named(rings, n);
+}
 
 const std::string* Kernel::label_of(const Instr& in) const {
   const bool labelled = in.op == Op::kCompute || in.op == Op::kWgmma;
   return labelled && in.ref > 0 && in.ref <= labels.size() ? &labels[in.ref - 1u] : nullptr;
 }
 
-int wgmma_k(DType t) { return 32 / dtype_bytes(t); }
+int wgmma_k(DType t) {
+  return 32 / dtype_bytes(t);
+}
 
 }  // namespace asyncsim::program

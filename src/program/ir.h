@@ -59,30 +59,30 @@ struct Ring {
 };
 
 enum class Op : uint8_t {
-  kTmaLoad,          // ref=map, args[0..rank)=coordinates (elements), bar
-  kTmaStore,         // ref=map, args[0..rank)=coordinates
-  kBulkLoad,         // args[0]=global address, args[1]=bytes, bar
-  kBulkStore,        // args[0]=global address, args[1]=bytes
-  kTmaStoreWait,     // args[0]=n: wait until at most n bulk stores still read shared memory
-  kMbArrive,         // bar, args[0]=count
-  kMbExpectTx,       // bar, args[0]=bytes
-  kMbArriveExpectTx, // bar, args[0]=bytes (one arrival + expect_tx)
-  kMbWait,           // bar, args[0]=parity; flags&kFlagSuspend: try_wait with a suspend hint
-  kWgmma,            // args[0]=N, args[1]=repeat; dtype, flags&kFlagRs: A from registers; ref=label
-  kWgmmaCommit,      //
-  kWgmmaWait,        // args[0]=n: wait until at most n groups are pending
-  kBarSync,          // args[0]=barrier id, args[1]=threads: arrive and wait (bar.sync/bar.wait)
-  kBarArrive,        // args[0]=barrier id, args[1]=threads: arrive only
-  kStageAcquire,     // ref=ring, args[0]=iteration: wait until the slot is empty
-  kStageWait,        // ref=ring, args[0]=iteration: wait until the slot is full
-  kStageRelease,     // ref=ring, args[0]=iteration: mark the slot empty (one consumer arrival)
-  kCompute,          // args[0..6] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles; ref=label
-  kLoop,             // ref=depth, args[0]=begin, args[1]=end (exclusive); jump=matching kEndLoop
-  kEndLoop,          // jump=matching kLoop
-  kIf,               // args[0]=condition; jump=matching kElse or kEndIf
-  kElse,             // jump=matching kEndIf
-  kEndIf,            //
-  kExit,             //
+  kTmaLoad,           // ref=map, args[0..rank)=coordinates (elements), bar
+  kTmaStore,          // ref=map, args[0..rank)=coordinates
+  kBulkLoad,          // args[0]=global address, args[1]=bytes, bar
+  kBulkStore,         // args[0]=global address, args[1]=bytes
+  kTmaStoreWait,      // args[0]=n: wait until at most n bulk stores still read shared memory
+  kMbArrive,          // bar, args[0]=count
+  kMbExpectTx,        // bar, args[0]=bytes
+  kMbArriveExpectTx,  // bar, args[0]=bytes (one arrival + expect_tx)
+  kMbWait,            // bar, args[0]=parity; flags&kFlagSuspend: try_wait with a suspend hint
+  kWgmma,         // args[0]=N, args[1]=repeat; dtype, flags&kFlagRs: A from registers; ref=label
+  kWgmmaCommit,   //
+  kWgmmaWait,     // args[0]=n: wait until at most n groups are pending
+  kBarSync,       // args[0]=barrier id, args[1]=threads: arrive and wait (bar.sync/bar.wait)
+  kBarArrive,     // args[0]=barrier id, args[1]=threads: arrive only
+  kStageAcquire,  // ref=ring, args[0]=iteration: wait until the slot is empty
+  kStageWait,     // ref=ring, args[0]=iteration: wait until the slot is full
+  kStageRelease,  // ref=ring, args[0]=iteration: mark the slot empty (one consumer arrival)
+  kCompute,       // args[0..6] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles; ref=label
+  kLoop,          // ref=depth, args[0]=begin, args[1]=end (exclusive); jump=matching kEndLoop
+  kEndLoop,       // jump=matching kLoop
+  kIf,            // args[0]=condition; jump=matching kElse or kEndIf
+  kElse,          // jump=matching kEndIf
+  kEndIf,         //
+  kExit,          //
 };
 const char* op_name(Op op);
 
@@ -106,8 +106,7 @@ struct Instr {
   DType dtype = DType::kF16;  // kWgmma
   uint16_t ref = 0;
   BarrierRef bar;
-  std::array<ExprId, kMaxArgs> args{kNoExpr, kNoExpr, kNoExpr, kNoExpr,
-                                    kNoExpr, kNoExpr, kNoExpr};
+  std::array<ExprId, kMaxArgs> args{kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr};
   uint32_t jump = 0;
   uint32_t line = 0;  // source line, 0 when generated
 };
@@ -122,7 +121,7 @@ struct Role {
 
 struct Kernel {
   std::string name = "kernel";
-  std::string source = "<generated>";  // file name for messages
+  std::string source = "<generated>";    // file name for messages
   std::array<int64_t, 3> grid{1, 1, 1};  // CTAs; x varies fastest in launch order
   int regs_per_thread = 128;
   int64_t smem_bytes = 0;  // per CTA

@@ -11,12 +11,12 @@
 namespace asyncsim {
 
 enum class EventKind : uint8_t {
-  kSmIssue,     // target=SM: try to issue an instruction
-  kWgWake,      // target=SM, payload=warpgroup slot: a timed sleep ends
-  kTmaGenerate, // target=SM: the TMA request generator continues
-  kTmaDone,     // target=SM, payload=transaction slot: all responses are back
-  kCtaRelease,  // target=SM, payload=CTA slot: resources of an exited CTA are free
-  kDispatch,    // target=unused: the block scheduler places CTAs
+  kSmIssue,      // target=SM: try to issue an instruction
+  kWgWake,       // target=SM, payload=warpgroup slot: a timed sleep ends
+  kTmaGenerate,  // target=SM: the TMA request generator continues
+  kTmaDone,      // target=SM, payload=transaction slot: all responses are back
+  kCtaRelease,   // target=SM, payload=CTA slot: resources of an exited CTA are free
+  kDispatch,     // target=unused: the block scheduler places CTAs
 };
 
 struct Event {

@@ -112,10 +112,18 @@ void Run::loop() {
                         m_options.max_cycles);
     }
     switch (e.kind) {
-      case EventKind::kSmIssue: m_sms[e.target]->on_issue(e.time); break;
-      case EventKind::kWgWake: m_sms[e.target]->on_wake(e.payload, e.time); break;
-      case EventKind::kTmaGenerate: m_sms[e.target]->on_tma_generate(e.time); break;
-      case EventKind::kTmaDone: m_sms[e.target]->on_tma_done(e.payload, e.time); break;
+      case EventKind::kSmIssue:
+        m_sms[e.target]->on_issue(e.time);
+        break;
+      case EventKind::kWgWake:
+        m_sms[e.target]->on_wake(e.payload, e.time);
+        break;
+      case EventKind::kTmaGenerate:
+        m_sms[e.target]->on_tma_generate(e.time);
+        break;
+      case EventKind::kTmaDone:
+        m_sms[e.target]->on_tma_done(e.payload, e.time);
+        break;
       case EventKind::kCtaRelease:
         if (m_sms[e.target]->on_cta_release(e.payload)) {
           ++m_done_ctas;
@@ -123,7 +131,9 @@ void Run::loop() {
           dispatch_to(*m_sms[e.target], e.time);
         }
         break;
-      case EventKind::kDispatch: dispatch_initial(e.time); break;
+      case EventKind::kDispatch:
+        dispatch_initial(e.time);
+        break;
     }
   }
 }

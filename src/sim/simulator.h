@@ -4,9 +4,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "config/gpu_config.h"
 #include "program/ir.h"

@@ -12,15 +12,24 @@ using program::Op;
 
 const char* category_name(WgCategory c) {
   switch (c) {
-    case WgCategory::kIssue: return "issue";
-    case WgCategory::kTmaIssue: return "tma_issue";
-    case WgCategory::kCompute: return "compute";
-    case WgCategory::kWaitMbarrier: return "wait_mbarrier";
-    case WgCategory::kWaitWgmma: return "wait_wgmma";
-    case WgCategory::kWaitNamedBarrier: return "wait_named_barrier";
-    case WgCategory::kWaitTmaQueue: return "wait_tma_queue";
-    case WgCategory::kWaitStore: return "wait_store";
-    case WgCategory::kCount: break;
+    case WgCategory::kIssue:
+      return "issue";
+    case WgCategory::kTmaIssue:
+      return "tma_issue";
+    case WgCategory::kCompute:
+      return "compute";
+    case WgCategory::kWaitMbarrier:
+      return "wait_mbarrier";
+    case WgCategory::kWaitWgmma:
+      return "wait_wgmma";
+    case WgCategory::kWaitNamedBarrier:
+      return "wait_named_barrier";
+    case WgCategory::kWaitTmaQueue:
+      return "wait_tma_queue";
+    case WgCategory::kWaitStore:
+      return "wait_store";
+    case WgCategory::kCount:
+      break;
   }
   return "?";
 }
@@ -111,9 +120,8 @@ void Sm::launch_cta(int64_t cta, Time t) {
     wg.category_since = start;
     m_ctx.queue.push(start, EventKind::kWgWake, m_id, w);
     if (m_ctx.timeline) {
-      m_ctx.timeline->name_track(m_id, w,
-                                 fmt::format("slot {} {}[{}]", w, k.roles[wg.role].name,
-                                             m_wg_role_index[i]));
+      m_ctx.timeline->name_track(
+          m_id, w, fmt::format("slot {} {}[{}]", w, k.roles[wg.role].name, m_wg_role_index[i]));
     }
   }
 }
@@ -268,9 +276,14 @@ bool Sm::control_flow(Warpgroup& wg, const Instr& in) {
     case Op::kIf:
       wg.pc = eval(wg, in.args[0]) != 0 ? wg.pc + 1 : in.jump + 1;
       return true;
-    case Op::kElse: wg.pc = in.jump + 1; return true;
-    case Op::kEndIf: ++wg.pc; return true;
-    default: return false;
+    case Op::kElse:
+      wg.pc = in.jump + 1;
+      return true;
+    case Op::kEndIf:
+      ++wg.pc;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -288,13 +301,20 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
     case Op::kTmaStore:
     case Op::kBulkLoad:
     case Op::kBulkStore:
-    case Op::kTmaStoreWait: return execute_memory(wg, w, in, t);
+    case Op::kTmaStoreWait:
+      return execute_memory(wg, w, in, t);
     case Op::kWgmma:
     case Op::kWgmmaCommit:
-    case Op::kWgmmaWait: return execute_tensor(wg, in, t);
-    case Op::kCompute: ++wg.pc; return execute_compute(in, wg, t);
-    case Op::kExit: warpgroup_exit(wg, t); return {Outcome::kExit, 0};
-    default: return execute_barrier(wg, w, in, t);
+    case Op::kWgmmaWait:
+      return execute_tensor(wg, in, t);
+    case Op::kCompute:
+      ++wg.pc;
+      return execute_compute(in, wg, t);
+    case Op::kExit:
+      warpgroup_exit(wg, t);
+      return {Outcome::kExit, 0};
+    default:
+      return execute_barrier(wg, w, in, t);
   }
 }
 
@@ -338,8 +358,9 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
     const int64_t addr = eval(wg, in.args[0]);
     x.tx_bytes = eval(wg, in.args[1]);
     if (addr < 0 || x.tx_bytes <= 0 || x.tx_bytes % 16 != 0 || addr % 16 != 0) {
-      throw_input_error(where(in), "bulk copy needs a 16-byte aligned address and a positive "
-                                   "multiple of 16 bytes, got address {} and {} bytes",
+      throw_input_error(where(in),
+                        "bulk copy needs a 16-byte aligned address and a positive "
+                        "multiple of 16 bytes, got address {} and {} bytes",
                         addr, x.tx_bytes);
     }
     x.bulk_addr = static_cast<uint64_t>(addr);
@@ -353,264 +374,9 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   m_tma.accept(x, t);
   ++wg.pc;
   set_category(wg, WgCategory::kTmaIssue, t);
-  const int gap = x.tensor ? m_ctx.config.tma.tensor_issue_gap_cycles
-                           : m_ctx.config.tma.issue_gap_cycles;
+  const int gap =
+      x.tensor ? m_ctx.config.tma.tensor_issue_gap_cycles : m_ctx.config.tma.issue_gap_cycles;
   return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(gap)};
-}
-
-uint32_t Sm::barrier_index(const Warpgroup& wg, const program::BarrierRef& ref,
-                           const Instr& in) const {
-  const auto& k = m_ctx.kernel;
-  const uint32_t offset = m_barrier_offset[ref.array];
-  const int64_t idx = eval(wg, ref.index);
-  if (idx < 0 || idx >= k.barriers[ref.array].size) {
-    throw_input_error(where(in), "mbarrier index {} is outside '{}' (size {})", idx,
-                      k.barriers[ref.array].name, k.barriers[ref.array].size);
-  }
-  return m_ctas[wg.cta_slot].barrier_base + offset + static_cast<uint32_t>(idx);
-}
-
-void Sm::mbarrier_changed(uint32_t cta_slot, uint32_t barrier, Time t) {
-  const CtaSlot& c = m_ctas[cta_slot];
-  const Time wake = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.wake_cycles);
-  for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
-    Warpgroup& wg = m_wgs[i];
-    if (wg.state == WgState::kBlocked && wg.block == BlockReason::kMbarrier &&
-        wg.wait_barrier == barrier && m_mbarriers[barrier].satisfied(wg.wait_value)) {
-      sleep(wg, i, wake, WgCategory::kWaitMbarrier, t);
-    }
-  }
-}
-
-Sm::StepResult Sm::wait_mbarrier(Warpgroup& wg, uint32_t barrier, int64_t parity, bool suspend,
-                                 Time t) {
-  const auto& bp = m_ctx.config.barrier;
-  wg.wait_pc = wg.pc;
-  ++wg.pc;
-  set_category(wg, WgCategory::kWaitMbarrier, t);
-  if (m_mbarriers[barrier].satisfied(parity)) {
-    const int cycles = suspend ? bp.suspend_wait_cycles : bp.try_wait_cycles;
-    return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(std::max(1, cycles))};
-  }
-  --m_ready;
-  wg.state = WgState::kBlocked;
-  wg.block = BlockReason::kMbarrier;
-  wg.wait_barrier = barrier;
-  wg.wait_value = parity;
-  return {Outcome::kBlocked, 0};
-}
-
-Sm::StepResult Sm::named_barrier(Warpgroup& wg, uint32_t w, int64_t id, int64_t threads,
-                                 bool wait, Time t) {
-  const Instr& in = m_ctx.kernel.roles[wg.role].code[wg.pc];
-  if (id < 0 || id > 15 || threads < 128 || threads % 128 != 0 ||
-      threads > m_ctx.kernel.threads_per_cta()) {
-    throw_input_error(where(in), "named barrier {} with {} threads: id must be 0..15 and threads "
-                                 "a multiple of 128 up to the CTA's {}",
-                      id, threads, m_ctx.kernel.threads_per_cta());
-  }
-  CtaSlot& c = m_ctas[wg.cta_slot];
-  NamedBarrier& nb = c.named[static_cast<size_t>(id)];
-  if (nb.arrived > 0 && nb.expected != threads) {
-    throw_input_error(where(in), "named barrier {} used with {} threads while {} are expected", id,
-                      threads, nb.expected);
-  }
-  nb.expected = static_cast<int32_t>(threads);
-  nb.arrived += 128;
-  wg.wait_pc = wg.pc;
-  ++wg.pc;
-  const Time release = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.named_barrier_cycles);
-  if (nb.arrived >= nb.expected) {
-    nb.arrived = 0;
-    for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
-      Warpgroup& other = m_wgs[i];
-      if (other.state == WgState::kBlocked && other.block == BlockReason::kNamedBarrier &&
-          other.wait_value == id) {
-        sleep(other, i, release, WgCategory::kWaitNamedBarrier, t);
-      }
-    }
-    if (wait) {
-      set_category(wg, WgCategory::kWaitNamedBarrier, t);
-      return {Outcome::kSleep, release};
-    }
-    return {Outcome::kContinue, 0};
-  }
-  if (!wait) {
-    return {Outcome::kContinue, 0};
-  }
-  (void)w;
-  --m_ready;
-  wg.state = WgState::kBlocked;
-  wg.block = BlockReason::kNamedBarrier;
-  wg.wait_value = id;
-  set_category(wg, WgCategory::kWaitNamedBarrier, t);
-  return {Outcome::kBlocked, 0};
-}
-
-Sm::StepResult Sm::execute_barrier(Warpgroup& wg, uint32_t w, const Instr& in, Time t) {
-  const auto& k = m_ctx.kernel;
-  const Time arrive_done = t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.arrive_cycles);
-  switch (in.op) {
-    case Op::kMbArrive:
-    case Op::kMbExpectTx:
-    case Op::kMbArriveExpectTx: {
-      const uint32_t b = barrier_index(wg, in.bar, in);
-      const int64_t v = eval(wg, in.args[0]);
-      Mbarrier& mb = m_mbarriers[b];
-      bool completed = false;
-      if (in.op == Op::kMbArrive) {
-        completed = mb.arrive(static_cast<int32_t>(v));
-      } else if (in.op == Op::kMbExpectTx) {
-        completed = mb.expect_tx(v);
-      } else {
-        mb.tx += v;
-        completed = mb.arrive(1);
-      }
-      if (completed) {
-        mbarrier_changed(wg.cta_slot, b, t);
-      }
-      ++wg.pc;
-      if (in.op != Op::kMbArrive) {
-        return {Outcome::kSleep,
-                t + m_ctx.sm_clock.cycles(m_ctx.config.barrier.expect_tx_cycles)};
-      }
-      return {Outcome::kSleep, arrive_done};
-    }
-    case Op::kMbWait: {
-      const uint32_t b = barrier_index(wg, in.bar, in);
-      return wait_mbarrier(wg, b, eval(wg, in.args[0]), (in.flags & program::kFlagSuspend) != 0,
-                           t);
-    }
-    case Op::kStageAcquire:
-    case Op::kStageWait:
-    case Op::kStageRelease: {
-      const program::Ring& ring = k.rings[in.ref];
-      const int64_t it = eval(wg, in.args[0]);
-      const int64_t stage = program::floor_mod(it, ring.stages);
-      const int64_t phase = program::floor_div(it, ring.stages);
-      const bool empty_side = in.op != Op::kStageWait;
-      const uint16_t array = empty_side ? ring.empty : ring.full;
-      const uint32_t b = m_ctas[wg.cta_slot].barrier_base + m_barrier_offset[array] +
-                         static_cast<uint32_t>(stage);
-      if (in.op == Op::kStageRelease) {
-        if (m_mbarriers[b].arrive(1)) {
-          mbarrier_changed(wg.cta_slot, b, t);
-        }
-        ++wg.pc;
-        return {Outcome::kSleep, arrive_done};
-      }
-      // The producer's first pass over the ring finds every slot empty (parity trick of PTX).
-      const int64_t parity = in.op == Op::kStageAcquire ? ((phase & 1) ^ 1) : (phase & 1);
-      return wait_mbarrier(wg, b, parity, false, t);
-    }
-    case Op::kBarSync:
-    case Op::kBarArrive:
-      return named_barrier(wg, w, eval(wg, in.args[0]), eval(wg, in.args[1]),
-                           in.op == Op::kBarSync, t);
-    default:
-      throw_input_error(where(in), "instruction {} cannot execute here", program::op_name(in.op));
-  }
-}
-
-void Sm::retire_groups(Warpgroup& wg, Time t) {
-  while (wg.group_count > 0 && wg.groups[wg.group_head] <= t) {
-    wg.group_head = static_cast<uint8_t>((wg.group_head + 1) % kMaxPendingGroups);
-    --wg.group_count;
-  }
-}
-
-Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
-  const auto& tp = m_ctx.config.tensor;
-  switch (in.op) {
-    case Op::kWgmma: {
-      const int64_t n = eval(wg, in.args[0]);
-      const int64_t repeat = eval(wg, in.args[1]);
-      if (n < 8 || n > 256 || n % 8 != 0 || repeat < 0) {
-        throw_input_error(where(in), "wgmma needs N a multiple of 8 in [8, 256] and repeat >= 0, "
-                                     "got N={} repeat={}",
-                          n, repeat);
-      }
-      if (!wg.group_open) {
-        wg.group_open = true;
-        wg.open_group_begin = t;
-        wg.open_group_done = t;
-      }
-      for (int64_t i = 0; i < repeat; ++i) {
-        const Time at = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
-        wg.open_group_done =
-            std::max(wg.open_group_done, m_tensor.issue(in.dtype, static_cast<int>(n), (in.flags & program::kFlagRs) != 0, at));
-      }
-      ++wg.pc;
-      const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);
-      if (cycles == 1) {
-        return {Outcome::kContinue, 0};
-      }
-      return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(cycles))};
-    }
-    case Op::kWgmmaCommit: {
-      retire_groups(wg, t);
-      const Time done = wg.group_open ? wg.open_group_done : t;
-      if (wg.group_count == kMaxPendingGroups) {
-        // More committed groups than the hardware tracks: wait for the oldest.
-        set_category(wg, WgCategory::kWaitWgmma, t);
-        return {Outcome::kSleep, wg.groups[wg.group_head]};
-      }
-      if (m_ctx.timeline && wg.group_open) {
-        // The group is named by the label of its last wgmma (the one before this commit).
-        const auto& code = m_ctx.kernel.roles[wg.role].code;
-        const std::string* label = m_ctx.kernel.label_of(code[wg.pc - 1]);
-        m_ctx.timeline->slice(m_id, Timeline::kTensorTrack, label ? *label : "wgmma group",
-                              wg.open_group_begin, done);
-      }
-      wg.groups[(wg.group_head + wg.group_count) % kMaxPendingGroups] = done;
-      ++wg.group_count;
-      wg.group_open = false;
-      ++wg.pc;
-      return {Outcome::kContinue, 0};
-    }
-    default: {
-      const int64_t n = eval(wg, in.args[0]);
-      retire_groups(wg, t);
-      ++wg.pc;
-      if (wg.group_count <= n) {
-        const int cost = m_ctx.config.tensor.wait_cycles;
-        if (cost <= 1) {
-          return {Outcome::kContinue, 0};
-        }
-        return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(cost)};
-      }
-      const auto k = static_cast<size_t>(wg.group_count - std::max<int64_t>(n, 0) - 1);
-      set_category(wg, WgCategory::kWaitWgmma, t);
-      return {Outcome::kSleep, wg.groups[(wg.group_head + k) % kMaxPendingGroups]};
-    }
-  }
-}
-
-Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t) {
-  const auto& s = m_ctx.config.sm;
-  const std::array<double, 6> rate = {s.fp32_ops, s.fp16_ops, s.mufu_ops,
-                                      s.cvt_ops,  s.int_ops,  s.smem_bytes_per_cycle};
-  Time cursor = t;
-  for (size_t u = 0; u < rate.size(); ++u) {
-    const int64_t ops = eval(wg, in.args[u]);
-    if (ops <= 0) {
-      continue;
-    }
-    // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
-    const Time start = std::max(cursor, m_unit_free[u]);
-    const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
-    m_unit_free[u] = start + busy;
-    m_stats.unit_busy[u] += busy;
-    cursor = start + busy;
-  }
-  const int64_t raw = eval(wg, in.args[6]);
-  cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
-  if (cursor <= t) {
-    return {Outcome::kContinue, 0};
-  }
-  Warpgroup& mut = m_wgs[static_cast<size_t>(&wg - m_wgs.data())];
-  set_category(mut, WgCategory::kCompute, t);
-  return {Outcome::kSleep, std::max(cursor, t + m_ctx.sm_clock.cycles(1))};
 }
 
 void Sm::warpgroup_exit(Warpgroup& wg, Time t) {
@@ -705,24 +471,28 @@ std::string Sm::describe_blocked() const {
           ++a;
         }
         const Mbarrier& mb = m_mbarriers[wg.wait_barrier];
-        what = fmt::format("mbarrier {}[{}] to complete the phase of parity {} (completed phases "
-                           "{}, arrivals pending {} of {}, tx bytes pending {})",
-                           k.barriers[a].name, rel, wg.wait_value, mb.phase, mb.pending,
-                           mb.expected, mb.tx);
+        what = fmt::format(
+            "mbarrier {}[{}] to complete the phase of parity {} (completed phases "
+            "{}, arrivals pending {} of {}, tx bytes pending {})",
+            k.barriers[a].name, rel, wg.wait_value, mb.phase, mb.pending, mb.expected, mb.tx);
         break;
       }
       case BlockReason::kNamedBarrier: {
         const NamedBarrier& nb = m_ctas[wg.cta_slot].named[static_cast<size_t>(wg.wait_value)];
-        what = fmt::format("named barrier {} ({} of {} threads arrived)", wg.wait_value,
-                           nb.arrived, nb.expected);
+        what = fmt::format("named barrier {} ({} of {} threads arrived)", wg.wait_value, nb.arrived,
+                           nb.expected);
         break;
       }
-      case BlockReason::kTmaQueue: what = "a free TMA transaction slot"; break;
+      case BlockReason::kTmaQueue:
+        what = "a free TMA transaction slot";
+        break;
       case BlockReason::kStores:
         what = fmt::format("bulk stores to drain to {} (pending {})", wg.wait_value,
                            wg.pending_store_reads);
         break;
-      case BlockReason::kNone: what = "nothing"; break;
+      case BlockReason::kNone:
+        what = "nothing";
+        break;
     }
     out += fmt::format("  SM {} CTA {} role {} warpgroup {}: at {} ({}) waits for {}\n", m_id,
                        m_ctas[wg.cta_slot].cta, role.name, wg.vars[program::kVarWg],

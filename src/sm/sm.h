@@ -62,8 +62,8 @@ class Sm {
   StepResult execute_tensor(Warpgroup& wg, const program::Instr& in, Time t);
   StepResult execute_compute(const program::Instr& in, const Warpgroup& wg, Time t);
   StepResult wait_mbarrier(Warpgroup& wg, uint32_t barrier, int64_t parity, bool suspend, Time t);
-  StepResult named_barrier(Warpgroup& wg, uint32_t wg_index, int64_t id, int64_t threads,
-                           bool wait, Time t);
+  StepResult named_barrier(Warpgroup& wg, uint32_t wg_index, int64_t id, int64_t threads, bool wait,
+                           Time t);
   bool control_flow(Warpgroup& wg, const program::Instr& in);
   int64_t eval(const Warpgroup& wg, program::ExprId e) const;
   uint32_t barrier_index(const Warpgroup& wg, const program::BarrierRef& ref,
@@ -86,7 +86,7 @@ class Sm {
   std::vector<Warpgroup> m_wgs;
   std::vector<Mbarrier> m_mbarriers;
   std::vector<uint32_t> m_barrier_offset;  // first element of each barrier array in a CTA
-  std::vector<uint32_t> m_wg_role_index;  // warpgroup slot within CTA -> (role, index in role)
+  std::vector<uint32_t> m_wg_role_index;   // warpgroup slot within CTA -> (role, index in role)
   std::vector<uint16_t> m_wg_role;
   std::array<Time, 6> m_unit_free{};
   int m_live_ctas = 0;

@@ -37,7 +37,7 @@ struct Warpgroup {
   uint16_t cta_slot = 0;
   uint16_t role = 0;
   uint32_t pc = 0;
-  uint64_t age = 0;          // launch order, for GTO's "oldest"
+  uint64_t age = 0;  // launch order, for GTO's "oldest"
   Time category_since = 0;
   // Blocking details (for wake-up and deadlock reports).
   uint32_t wait_barrier = 0;  // SM-wide mbarrier index
@@ -62,8 +62,8 @@ struct CtaSlot {
   uint32_t first_wg = 0;
   uint32_t num_wgs = 0;
   uint32_t live_wgs = 0;
-  uint32_t barrier_base = 0;  // first SM-wide mbarrier index of this CTA
-  int32_t pending_stores = 0; // bulk stores still reading shared memory
+  uint32_t barrier_base = 0;   // first SM-wide mbarrier index of this CTA
+  int32_t pending_stores = 0;  // bulk stores still reading shared memory
   Time last_store_read = 0;
   Time exit_time = 0;
   std::array<NamedBarrier, 16> named{};

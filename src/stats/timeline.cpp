@@ -62,8 +62,9 @@ void Timeline::write(const std::string& path) const {
     throw_input_error("--timeline " + path, "cannot open the file for writing");
   }
   // Timestamps are in SM cycles, written as microseconds so Perfetto's axis reads in cycles.
-  std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 SM cycle\"},"
-                  "\"traceEvents\":[\n");
+  std::fprintf(f,
+               "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 SM cycle\"},"
+               "\"traceEvents\":[\n");
   bool first = true;
   auto sep = [&]() {
     if (!first) {
@@ -74,8 +75,10 @@ void Timeline::write(const std::string& path) const {
   std::map<uint32_t, bool> sms;
   for (const auto& [key, name] : m_track_names) {
     sep();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
-                 key.first, key.second, escape(name).c_str());
+    std::fprintf(
+        f,
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+        key.first, key.second, escape(name).c_str());
     sms[key.first] = true;
   }
   for (const auto& e : m_events) {
@@ -83,13 +86,18 @@ void Timeline::write(const std::string& path) const {
   }
   for (const auto& [sm, unused] : sms) {
     sep();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":\"SM %u\"}}",
-                 sm, sm);
+    std::fprintf(
+        f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":\"SM %u\"}}", sm,
+        sm);
     sep();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"TMA\"}}",
-                 sm, kTmaTrack);
+    std::fprintf(
+        f,
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"TMA\"}}",
+        sm, kTmaTrack);
     sep();
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"tensor core\"}}",
+    std::fprintf(f,
+                 "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":"
+                 "\"tensor core\"}}",
                  sm, kTensorTrack);
   }
   for (const auto& e : m_events) {
@@ -101,9 +109,9 @@ void Timeline::write(const std::string& path) const {
   }
   for (const auto& s : m_samples) {
     sep();
-    std::fprintf(f, "{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%.3f,\"args\":{\"value\":%.6g}}",
-                 escape(m_names[s.name]).c_str(), 9999u, static_cast<double>(s.at) / period(),
-                 s.value);
+    std::fprintf(
+        f, "{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%.3f,\"args\":{\"value\":%.6g}}",
+        escape(m_names[s.name]).c_str(), 9999u, static_cast<double>(s.at) / period(), s.value);
   }
   std::fputs("\n]}\n", f);
   std::fclose(f);

@@ -14,7 +14,9 @@ using program::TensorMap;
 // Well-separated, 2 MiB-aligned base addresses for A, B and C.
 constexpr uint64_t kBaseA = uint64_t{1} << 32;
 
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 // Triton splits a TMA copy whose contiguous extent exceeds the 128-byte swizzle span into
 // several copies of 128 bytes each (one instruction per copy).
@@ -30,8 +32,8 @@ void check(const GemmSpec& s) {
   }
   const int groups = s.warps / 4;
   if (s.bm % (64 * groups) != 0) {
-    throw_input_error("--tile", "BM={} must split into {} warpgroups of a multiple of 64 rows", s.bm,
-                      groups);
+    throw_input_error("--tile", "BM={} must split into {} warpgroups of a multiple of 64 rows",
+                      s.bm, groups);
   }
   if (s.bn < 8 || s.bn > 256 || s.bn % 8 != 0) {
     throw_input_error("--tile", "BN={} must be a multiple of 8 in [8, 256] (one wgmma N)", s.bn);
@@ -43,7 +45,8 @@ void check(const GemmSpec& s) {
                       kinstr, kSwizzleBytes / esize);
   }
   if (s.k * esize % 16 != 0 || s.n * 2 % 16 != 0) {
-    throw_input_error("--k/--n", "TMA needs 16-byte row strides: K*{} = {} B and N*2 = {} B must "
+    throw_input_error("--k/--n",
+                      "TMA needs 16-byte row strides: K*{} = {} B and N*2 = {} B must "
                       "be multiples of 16 (K and N multiples of {} and 8)",
                       esize, s.k * esize, s.n * 2, 16 / esize);
   }
@@ -100,15 +103,18 @@ void declare(KernelBuilder& b, const GemmSpec& s, const Layout& l) {
   b.set_constant("TN", (s.n + s.bn - 1) / s.bn);
   b.set_constant("TM", (s.m + s.bm - 1) / s.bm);
   b.set_constant("G", s.warps / 4);
-  b.set_constant("STAGE_BYTES", (static_cast<int64_t>(s.bm) + s.bn) * s.bk *
-                                    program::dtype_bytes(s.dtype));
-  b.set_constant("WGMMA_PER_ITER", (s.bm / (s.warps / 4) / 64) * (s.bk / program::wgmma_k(s.dtype)));
+  b.set_constant("STAGE_BYTES",
+                 (static_cast<int64_t>(s.bm) + s.bn) * s.bk * program::dtype_bytes(s.dtype));
+  b.set_constant("WGMMA_PER_ITER",
+                 (s.bm / (s.warps / 4) / 64) * (s.bk / program::wgmma_k(s.dtype)));
   b.set_constant("ROWS_PER_WG", s.bm / (s.warps / 4));
   b.set_constant("CSTORES", (s.bn + cbox - 1) / cbox);
   b.set_constant("CBOX", cbox);
 }
 
-std::string wgmma_n(const GemmSpec& s) { return std::to_string(s.bn); }
+std::string wgmma_n(const GemmSpec& s) {
+  return std::to_string(s.bn);
+}
 
 // Whether ptxas serialised the main loop's wgmma (each followed by wait_group 0). The H200 SASS
 // of Triton 3.6's pipelined kernel shows it for the 128x256 tile with 8 warps (m64n256
@@ -117,8 +123,10 @@ std::string wgmma_n(const GemmSpec& s) { return std::to_string(s.bn); }
 // kernels (persistent, warp-specialised) were not inspected and are not serialised.
 bool serialized_wgmma(const GemmSpec& s) {
   switch (s.wgmma_serialization) {
-    case WgmmaSerialization::kOn: return true;
-    case WgmmaSerialization::kOff: return false;
+    case WgmmaSerialization::kOn:
+      return true;
+    case WgmmaSerialization::kOff:
+      return false;
     case WgmmaSerialization::kAuto:
       return s.bn >= 256 && s.variant == GemmVariant::kPipelined;
   }
@@ -150,8 +158,6 @@ void load_stage(KernelBuilder& b, const std::string& bar, const std::string& it,
   b.tma_load("A", {"(" + kk + ") * BK", "(" + pm + ") * BM"}, bar, slot);
   b.tma_load("B", {"(" + kk + ") * BK", "(" + pn + ") * BN"}, bar, slot);
 }
-
-
 
 // Epilogue of one output tile: wait for the last group, convert the fp32 accumulators and write
 // them to shared memory, synchronise the warpgroups, and store C with TMA from warpgroup 0.
@@ -304,12 +310,10 @@ program::Kernel build_gemm(const GemmSpec& s, const GpuConfig& config) {
   check(s);
   const int64_t tm = (s.m + s.bm - 1) / s.bm;
   const int64_t tn = (s.n + s.bn - 1) / s.bn;
-  const std::string name =
-      fmt::format("gemm_{}x{}x{}_t{}x{}x{}_s{}_w{}", s.m, s.n, s.k, s.bm, s.bn, s.bk, s.stages,
-                  s.warps);
+  const std::string name = fmt::format("gemm_{}x{}x{}_t{}x{}x{}_s{}_w{}", s.m, s.n, s.k, s.bm, s.bn,
+                                       s.bk, s.stages, s.warps);
   KernelBuilder b(name, "gemm");
-  const int threads =
-      (s.warps / 4 + (s.variant == GemmVariant::kWarpSpecialized ? 1 : 0)) * 128;
+  const int threads = (s.warps / 4 + (s.variant == GemmVariant::kWarpSpecialized ? 1 : 0)) * 128;
   b.set_resources(gemm_regs_per_thread(s), gemm_smem_bytes(s));
   declare(b, s, layout(s));
   switch (s.variant) {

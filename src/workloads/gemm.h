@@ -44,11 +44,11 @@ program::Kernel build_gemm(const GemmSpec& spec, const GpuConfig& config);
 // Instruction counts the spec implies (used by tests and `asyncsim gemm --explain`).
 struct GemmCounts {
   int64_t ctas = 0;
-  int64_t k_iterations = 0;           // per output tile
-  int64_t wgmma_per_iteration = 0;    // per warpgroup
-  int64_t tma_loads = 0;              // whole kernel
-  int64_t tma_stores = 0;             // whole kernel
-  int64_t wgmma_instructions = 0;     // whole kernel
+  int64_t k_iterations = 0;         // per output tile
+  int64_t wgmma_per_iteration = 0;  // per warpgroup
+  int64_t tma_loads = 0;            // whole kernel
+  int64_t tma_stores = 0;           // whole kernel
+  int64_t wgmma_instructions = 0;   // whole kernel
 };
 GemmCounts gemm_counts(const GemmSpec& spec);
 

@@ -34,10 +34,10 @@ std::string write_temp(const std::string& name, const std::string& text) {
 TEST(Cli, GemmJsonHasTheContractKeys) {
   const Outcome o = run("gemm --gpu h200 --m 512 --n 512 --k 256 --json");
   ASSERT_EQ(o.code, 0) << o.out;
-  for (const char* key : {"\"cycles\"", "\"time_us\"", "\"sm_clock_mhz\"", "\"tflops\"",
-                          "\"ctas\"", "\"dram_read_bytes\"", "\"dram_write_bytes\"",
-                          "\"l2_read_bytes\"", "\"l2_write_bytes\"", "\"tensor_active_fraction\"",
-                          "\"tma_bytes\"", "\"stall_cycles\""}) {
+  for (const char* key :
+       {"\"cycles\"", "\"time_us\"", "\"sm_clock_mhz\"", "\"tflops\"", "\"ctas\"",
+        "\"dram_read_bytes\"", "\"dram_write_bytes\"", "\"l2_read_bytes\"", "\"l2_write_bytes\"",
+        "\"tensor_active_fraction\"", "\"tma_bytes\"", "\"stall_cycles\""}) {
     EXPECT_NE(o.out.find(key), std::string::npos) << key << " missing in " << o.out;
   }
 }
@@ -64,9 +64,9 @@ TEST(Cli, UnknownConfigKeyIsExit2NamingTheFlag) {
 }
 
 TEST(Cli, UnknownKeyInConfigFileNamesFileAndLine) {
-  const std::string path = write_temp("bad_gpu.yaml",
-                                      "name: bad\nbase: " ASYNCSIM_SOURCE_DIR
-                                      "/configs/h200.yaml\nsm:\n  countt: {value: 3, source: x}\n");
+  const std::string path =
+      write_temp("bad_gpu.yaml", "name: bad\nbase: " ASYNCSIM_SOURCE_DIR
+                                 "/configs/h200.yaml\nsm:\n  countt: {value: 3, source: x}\n");
   const Outcome o = run("gemm --gpu " + path + " --m 256 --n 256 --k 256");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.out.find(path + ":4"), std::string::npos) << o.out;

@@ -39,9 +39,9 @@ TEST(Config, InheritanceKeepsTheBaseAndAppliesOverrides) {
 }
 
 TEST(Config, UnknownKeyNamesFileAndLine) {
-  const std::string path = write_temp(
-      "unknown.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR "/configs/h200.yaml\ntma:\n"
-                      "  queue_dept: {value: 8, source: typo}\n");
+  const std::string path = write_temp("unknown.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR
+                                                      "/configs/h200.yaml\ntma:\n"
+                                                      "  queue_dept: {value: 8, source: typo}\n");
   try {
     load_gpu_config(path);
     FAIL();
@@ -52,9 +52,9 @@ TEST(Config, UnknownKeyNamesFileAndLine) {
 }
 
 TEST(Config, ValueWithoutSourceIsRejected) {
-  const std::string path = write_temp(
-      "nosource.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR "/configs/h200.yaml\ntma:\n"
-                       "  queue_depth: {value: 8}\n");
+  const std::string path = write_temp("nosource.yaml", "name: x\nbase: " ASYNCSIM_SOURCE_DIR
+                                                       "/configs/h200.yaml\ntma:\n"
+                                                       "  queue_depth: {value: 8}\n");
   try {
     load_gpu_config(path);
     FAIL();

@@ -1,19 +1,22 @@
 // The L2 side of the memory system with exact expectations on the round-number test GPU
 // (tests/data/simple_gpu.yaml: L2 and DRAM at 1 GHz, 200-cycle hit round trip, 300-cycle
 // DRAM latency, one DRAM channel at 128 B/cycle, no far-partition extra).
+#include "mem/memory_system.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "../sim/test_util.h"
-#include "mem/memory_system.h"
 
 namespace asyncsim {
 namespace {
 
 constexpr Time kNs = 1000;  // 1 cycle at 1 GHz
 
-MemRequest read(uint64_t line, uint16_t sm = 0) { return MemRequest{line, 0xF, false, sm}; }
+MemRequest read(uint64_t line, uint16_t sm = 0) {
+  return MemRequest{line, 0xF, false, sm};
+}
 
 TEST(MemorySystem, HitMissAndMshrMergeLatencies) {
   const GpuConfig cfg = testing::simple_gpu();
@@ -68,9 +71,8 @@ TEST(MemorySystem, EveryRequestGetsOneResponse) {
   MemorySystem mem(cfg, ClockDomain::from_mhz(1980));
   Time t = 0;
   for (uint64_t i = 0; i < 20000; ++i) {
-    const Time done = mem.access(MemRequest{(i * 7919) % 50000, 0xF, i % 5 == 0,
-                                            static_cast<uint16_t>(i % 132)},
-                                 t);
+    const Time done = mem.access(
+        MemRequest{(i * 7919) % 50000, 0xF, i % 5 == 0, static_cast<uint16_t>(i % 132)}, t);
     EXPECT_GT(done, t);
     t += 300;
   }

@@ -1,9 +1,10 @@
 // The GEMM generator against the spec's formulas, and the traffic it creates.
+#include "workloads/gemm.h"
+
 #include <gtest/gtest.h>
 
 #include "../sim/test_util.h"
 #include "util/error.h"
-#include "workloads/gemm.h"
 
 namespace asyncsim {
 namespace {
@@ -14,7 +15,8 @@ using workloads::GemmVariant;
 double sum_counter(const SimResult& r, const std::string& suffix) {
   double total = 0;
   for (const auto& [k, v] : r.counters) {
-    if (k.size() >= suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (k.size() >= suffix.size() &&
+        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
       total += v;
     }
   }
@@ -36,8 +38,8 @@ class GemmCounts : public ::testing::TestWithParam<Shape> {};
 TEST_P(GemmCounts, MatchSpecFormulas) {
   const Shape sh = GetParam();
   const GpuConfig cfg = load_gpu_config("h200");
-  for (GemmVariant v : {GemmVariant::kPipelined, GemmVariant::kWarpSpecialized,
-                        GemmVariant::kPersistent}) {
+  for (GemmVariant v :
+       {GemmVariant::kPipelined, GemmVariant::kWarpSpecialized, GemmVariant::kPersistent}) {
     GemmSpec s;
     s.m = sh.m;
     s.n = sh.n;
@@ -54,8 +56,7 @@ TEST_P(GemmCounts, MatchSpecFormulas) {
     ASSERT_EQ(c.wgmma_per_iteration, (s.bm / (s.warps / 4) / 64) * (s.bk / 16));
     const SimResult r = simulate(workloads::build_gemm(s, cfg), cfg);
     EXPECT_EQ(sum_counter(r, ".tensor.instructions"), static_cast<double>(c.wgmma_instructions));
-    EXPECT_EQ(sum_counter(r, ".tma.transactions"),
-              static_cast<double>(c.tma_loads + c.tma_stores));
+    EXPECT_EQ(sum_counter(r, ".tma.transactions"), static_cast<double>(c.tma_loads + c.tma_stores));
     EXPECT_EQ(sum_counter(r, ".tma.load_bytes"),
               static_cast<double>(tm * tn * kt * (s.bm + s.bn) * s.bk * 2));
     EXPECT_EQ(sum_counter(r, ".tma.store_bytes"), static_cast<double>(tm * tn * s.bm * s.bn * 2));

@@ -1,0 +1,116 @@
+// wgmma and COMPUTE instructions of the SM (split from sm.cpp).
+#include <algorithm>
+
+#include "sm/sm.h"
+#include "stats/timeline.h"
+#include "util/error.h"
+
+namespace asyncsim {
+
+using program::Instr;
+using program::Op;
+
+void Sm::retire_groups(Warpgroup& wg, Time t) {
+  while (wg.group_count > 0 && wg.groups[wg.group_head] <= t) {
+    wg.group_head = static_cast<uint8_t>((wg.group_head + 1) % kMaxPendingGroups);
+    --wg.group_count;
+  }
+}
+
+Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
+  const auto& tp = m_ctx.config.tensor;
+  switch (in.op) {
+    case Op::kWgmma: {
+      const int64_t n = eval(wg, in.args[0]);
+      const int64_t repeat = eval(wg, in.args[1]);
+      if (n < 8 || n > 256 || n % 8 != 0 || repeat < 0) {
+        throw_input_error(where(in),
+                          "wgmma needs N a multiple of 8 in [8, 256] and repeat >= 0, "
+                          "got N={} repeat={}",
+                          n, repeat);
+      }
+      if (!wg.group_open) {
+        wg.group_open = true;
+        wg.open_group_begin = t;
+        wg.open_group_done = t;
+      }
+      for (int64_t i = 0; i < repeat; ++i) {
+        const Time at = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
+        wg.open_group_done = std::max(
+            wg.open_group_done,
+            m_tensor.issue(in.dtype, static_cast<int>(n), (in.flags & program::kFlagRs) != 0, at));
+      }
+      ++wg.pc;
+      const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);
+      if (cycles == 1) {
+        return {Outcome::kContinue, 0};
+      }
+      return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(cycles))};
+    }
+    case Op::kWgmmaCommit: {
+      retire_groups(wg, t);
+      const Time done = wg.group_open ? wg.open_group_done : t;
+      if (wg.group_count == kMaxPendingGroups) {
+        // More committed groups than the hardware tracks: wait for the oldest.
+        set_category(wg, WgCategory::kWaitWgmma, t);
+        return {Outcome::kSleep, wg.groups[wg.group_head]};
+      }
+      if (m_ctx.timeline && wg.group_open) {
+        // The group is named by the label of its last wgmma (the one before this commit).
+        const auto& code = m_ctx.kernel.roles[wg.role].code;
+        const std::string* label = m_ctx.kernel.label_of(code[wg.pc - 1]);
+        m_ctx.timeline->slice(m_id, Timeline::kTensorTrack, label ? *label : "wgmma group",
+                              wg.open_group_begin, done);
+      }
+      wg.groups[(wg.group_head + wg.group_count) % kMaxPendingGroups] = done;
+      ++wg.group_count;
+      wg.group_open = false;
+      ++wg.pc;
+      return {Outcome::kContinue, 0};
+    }
+    default: {
+      const int64_t n = eval(wg, in.args[0]);
+      retire_groups(wg, t);
+      ++wg.pc;
+      if (wg.group_count <= n) {
+        const int cost = m_ctx.config.tensor.wait_cycles;
+        if (cost <= 1) {
+          return {Outcome::kContinue, 0};
+        }
+        return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(cost)};
+      }
+      const auto k = static_cast<size_t>(wg.group_count - std::max<int64_t>(n, 0) - 1);
+      set_category(wg, WgCategory::kWaitWgmma, t);
+      return {Outcome::kSleep, wg.groups[(wg.group_head + k) % kMaxPendingGroups]};
+    }
+  }
+}
+
+Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t) {
+  const auto& s = m_ctx.config.sm;
+  const std::array<double, 6> rate = {s.fp32_ops, s.fp16_ops, s.mufu_ops,
+                                      s.cvt_ops,  s.int_ops,  s.smem_bytes_per_cycle};
+  Time cursor = t;
+  for (size_t u = 0; u < rate.size(); ++u) {
+    const int64_t ops = eval(wg, in.args[u]);
+    if (ops <= 0) {
+      continue;
+    }
+    // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
+    const Time start = std::max(cursor, m_unit_free[u]);
+    const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
+    m_unit_free[u] = start + busy;
+    m_stats.unit_busy[u] += busy;
+    cursor = start + busy;
+  }
+  const int64_t raw = eval(wg, in.args[6]);
+  cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
+  if (cursor <= t) {
+    return {Outcome::kContinue, 0};
+  }
+  Warpgroup& mut = m_wgs[static_cast<size_t>(&wg - m_wgs.data())];
+  set_category(mut, WgCategory::kCompute, t);
+  return {Outcome::kSleep, std::max(cursor, t + m_ctx.sm_clock.cycles(1))};
+}
+
+}  // namespace asyncsim
