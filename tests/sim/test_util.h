@@ -28,4 +28,16 @@ inline program::TensorMap map2d(const std::string& name, int64_t rows, int64_t c
   return m;
 }
 
+// Sum of every counter whose path ends with `suffix` (e.g. ".tma.load_bytes" over all SMs).
+inline double sum_counter(const SimResult& r, const std::string& suffix) {
+  double total = 0;
+  for (const auto& [k, v] : r.counters) {
+    if (k.size() >= suffix.size() &&
+        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      total += v;
+    }
+  }
+  return total;
+}
+
 }  // namespace asyncsim::testing

@@ -12,19 +12,10 @@
 namespace asyncsim {
 namespace {
 
+using testing::sum_counter;
+
 using workloads::AttentionSpec;
 using workloads::AttentionVariant;
-
-double sum_counter(const SimResult& r, const std::string& suffix) {
-  double total = 0;
-  for (const auto& [k, v] : r.counters) {
-    if (k.size() >= suffix.size() &&
-        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      total += v;
-    }
-  }
-  return total;
-}
 
 // Sim-FA §VI-B: a 64x176 tile with D=128 on H800 costs 88 (rowmax) + 704 (exp2 on 16 MUFU/cycle)
 // + 88 (rowsum) + 44 (cvt at 256/cycle) + 64 (rescale 64x128) = 988 cycles. The generator's

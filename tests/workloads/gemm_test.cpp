@@ -9,19 +9,10 @@
 namespace asyncsim {
 namespace {
 
+using testing::sum_counter;
+
 using workloads::GemmSpec;
 using workloads::GemmVariant;
-
-double sum_counter(const SimResult& r, const std::string& suffix) {
-  double total = 0;
-  for (const auto& [k, v] : r.counters) {
-    if (k.size() >= suffix.size() &&
-        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      total += v;
-    }
-  }
-  return total;
-}
 
 struct Shape {
   int64_t m, n, k;
