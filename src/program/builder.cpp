@@ -277,44 +277,42 @@ void KernelBuilder::wgmma_wait(const std::string& n) {
   emit(Op::kWgmmaWait).args[0] = e;
 }
 
-void KernelBuilder::bar_sync(const std::string& id, const std::string& threads) {
+// Two expression operands (barrier id, thread count): BAR_SYNC and BAR_ARRIVE.
+void KernelBuilder::named_barrier_op(Op op, const std::string& id, const std::string& threads) {
   const ExprId a = expr(id);
-  const ExprId b = expr(threads);
-  Instr& in = emit(Op::kBarSync);
+  const ExprId n = expr(threads);
+  Instr& in = emit(op);
   in.args[0] = a;
-  in.args[1] = b;
+  in.args[1] = n;
+}
+
+void KernelBuilder::bar_sync(const std::string& id, const std::string& threads) {
+  named_barrier_op(Op::kBarSync, id, threads);
 }
 
 void KernelBuilder::bar_arrive(const std::string& id, const std::string& threads) {
-  const ExprId a = expr(id);
-  const ExprId b = expr(threads);
-  Instr& in = emit(Op::kBarArrive);
-  in.args[0] = a;
-  in.args[1] = b;
+  named_barrier_op(Op::kBarArrive, id, threads);
+}
+
+// A ring and an iteration expression: the STAGE_* instructions.
+void KernelBuilder::stage_op(Op op, const std::string& ring, const std::string& iteration) {
+  const uint16_t r = ring_ref(ring);
+  const ExprId it = expr(iteration);
+  Instr& in = emit(op);
+  in.ref = r;
+  in.args[0] = it;
 }
 
 void KernelBuilder::stage_acquire(const std::string& ring, const std::string& iteration) {
-  const uint16_t r = ring_ref(ring);
-  const ExprId it = expr(iteration);
-  Instr& in = emit(Op::kStageAcquire);
-  in.ref = r;
-  in.args[0] = it;
+  stage_op(Op::kStageAcquire, ring, iteration);
 }
 
 void KernelBuilder::stage_wait(const std::string& ring, const std::string& iteration) {
-  const uint16_t r = ring_ref(ring);
-  const ExprId it = expr(iteration);
-  Instr& in = emit(Op::kStageWait);
-  in.ref = r;
-  in.args[0] = it;
+  stage_op(Op::kStageWait, ring, iteration);
 }
 
 void KernelBuilder::stage_release(const std::string& ring, const std::string& iteration) {
-  const uint16_t r = ring_ref(ring);
-  const ExprId it = expr(iteration);
-  Instr& in = emit(Op::kStageRelease);
-  in.ref = r;
-  in.args[0] = it;
+  stage_op(Op::kStageRelease, ring, iteration);
 }
 
 void KernelBuilder::compute(const ComputeOps& ops, bool measured, const std::string& label) {

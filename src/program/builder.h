@@ -84,6 +84,8 @@ class KernelBuilder {
   Instr& barrier_op(Op op, const std::string& bar, const std::string& index,
                     const std::string& arg);
   uint16_t ring_ref(const std::string& ring);
+  void named_barrier_op(Op op, const std::string& id, const std::string& threads);
+  void stage_op(Op op, const std::string& ring, const std::string& iteration);
   uint16_t label_ref(const std::string& label);
 
   Kernel m_kernel;
