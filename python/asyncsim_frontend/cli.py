@@ -21,7 +21,9 @@ def _cmd_instrument(args):
 def _cmd_translate(args):
     from .translate import translate_files
     text, report = translate_files(args.trace, args.descriptors, min_gap=args.min_gap,
-                                   record_overhead=args.record_overhead)
+                                   record_overhead=args.record_overhead, ptx_path=args.ptx,
+                                   sass_path=args.sass, compiled=not args.no_compiled_rules,
+                                   bases=args.bases)
     with open(args.output, "w") as f:
         f.write(text)
     for line in report:
@@ -51,6 +53,14 @@ def main(argv=None):
                    help="gaps between scopes shorter than this many cycles are dropped")
     p.add_argument("--record-overhead", type=int, default=0,
                    help="cycles subtracted from every measured gap (instrumentation cost)")
+    p.add_argument("--bases", choices=["recorded", "packed"], default="recorded",
+                   help="tensor base addresses: as recorded (torch's virtual pointers) or packed "
+                        "from 4 GiB in argument order, 2 MiB aligned (as `asyncsim gemm` does)")
+    p.add_argument("--ptx", help="PTX of the uninstrumented kernel (default: the sidecar's)")
+    p.add_argument("--sass", help="SASS listing of the uninstrumented kernel (default: the sidecar's)")
+    p.add_argument("--no-compiled-rules", action="store_true",
+                   help="do not add the bar.syncs of the PTX nor the wgmma serialisation of the "
+                        "SASS (the program then follows the TTGIR alone)")
     p.set_defaults(func=_cmd_translate)
 
     p = sub.add_parser("capture", help="GPU side: dump, instrument, override, profile one launch")
@@ -62,7 +72,14 @@ def main(argv=None):
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--name", required=True, help="base name of the outputs")
     p.add_argument("--buffer-size", type=int, default=0,
-                   help="Proton shared-memory buffer bytes per CTA (0: Proton's default)")
+                   help="Proton buffer bytes per CTA, rounded up to warps x a power of two "
+                        "(0: Proton's default, 16 KB per warp for a global buffer)")
+    p.add_argument("--buffer-per-warp", type=int, default=0,
+                   help="Proton buffer bytes per warp (rounded up to a power of two); "
+                        "overrides --buffer-size")
+    p.add_argument("--buffer-type", choices=["global", "shared"], default="global",
+                   help="where Proton keeps the records: global scratch (exact size, no shared "
+                        "memory taken from the kernel) or shared memory (capped by Proton)")
     p.add_argument("--phase", choices=["all", "dump", "profile"], default="all",
                    help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_capture)

@@ -7,7 +7,8 @@ scf.if / scf.yield, memdesc_index of barrier and buffer allocations. Tensor valu
 an unknown value that decides control flow or an operand is an error naming the line.
 
 replay() returns, per role ('default' or 'partitionN'), the list of site events in program order:
-{'site': N, 'pred': bool, 'coords': [...], 'bar': (alloc, index), 'phase': p}.
+{'site': N, 'pred': bool, 'coords': [...], 'bar': (alloc, index), 'phase': p}, and
+{'init': (alloc, index)} where a barrier is initialised (not a recorded scope).
 """
 import re
 
@@ -194,6 +195,9 @@ class Replay:
             m = re.search(r",\s*(\d+)", rest)
             if ref:
                 self.inits[ref[0]] = int(m.group(1)) if m else 1
+                # a barrier initialised again (a pipeline set up per tile) restarts its phases
+                self.events.setdefault(self.role, []).append(
+                    {"init": (ref[0], ref[1][0] if ref[1] else 0)})
         elif op == "scf.for":
             self.scf_for(node)
         elif op == "scf.if":
@@ -277,13 +281,16 @@ class Replay:
             if p is None:
                 raise FrontendError(f"TTGIR line {node.line}: predicate {site['pred']} unknown")
             ev["pred"] = int(bool(p))
+        # a predicated-off op issues nothing, so its operands may be undefined (a pipelined
+        # loop computes the coordinates of tiles past the end, e.g. x % 0 in a grouped order)
+        need = bool(ev["pred"])
         if "coords" in site:
-            ev["coords"] = [self.val(c, node) for c in site["coords"]]
+            ev["coords"] = [self.val(c, node, need) or 0 for c in site["coords"]]
         if site.get("bar"):
             ref = self.val(site["bar"], node)
             ev["bar"] = (ref[0], ref[1][0] if ref[1] else 0)
         if site.get("phase"):
-            ev["phase"] = self.val(site["phase"], node) & 1
+            ev["phase"] = (self.val(site["phase"], node, need) or 0) & 1
         self.events.setdefault(self.role, []).append(ev)
 
 

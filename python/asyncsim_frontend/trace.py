@@ -45,8 +45,9 @@ def load(path):
     return events
 
 
-def per_warp(events, path):
-    """{cta: {'sm': s, 'warps': {warp: [(start, end, site), ...] in start order}}} in cycles."""
+def per_warp(events, path, site_ops=None):
+    """site_ops: the op of each site of the capture's site table, checked against every scope.
+    {cta: {'sm': s, 'warps': {warp: [(start, end, site), ...] in start order}}} in cycles."""
     ctas, open_ = {}, {}
     for n, ev in enumerate(events):
         ph = ev.get("ph")
@@ -59,6 +60,12 @@ def per_warp(events, path):
                                 "an SM, CTA and warp (expected 'KERNEL CoreS CTAc', 'warp W')")
         sm, cta, warp = int(pm.group(1)), int(pm.group(2)), int(tm.group(1))
         op, site, _ = parse_scope(ev.get("name", ""), where)
+        if site_ops is not None:
+            if site >= len(site_ops) or site_ops[site] != op:
+                have = site_ops[site] if site < len(site_ops) else "no such site"
+                raise FrontendError(f"{where}: scope '{ev.get('name')}' is site {site} as {op}, the "
+                                    f"sidecar's site table has {have}: the trace is not from the "
+                                    "instrumented TTGIR of this capture")
         t = round(float(ev["ts"]) * 1000)
         entry = ctas.setdefault(cta, {"sm": sm, "warps": {}})
         lst = entry["warps"].setdefault(warp, [])

@@ -27,6 +27,7 @@ import statistics
 from . import FrontendError
 from .fold import Item, Loop, fit_cta, fold, shape
 from .interp import collect_barriers, parse, replay
+from .sass import compiled_rules
 from .trace import load, per_warp, warpgroups
 
 LEADER_OPS = {"TMA_LOAD", "TMA_STORE", "MB_EXPECT", "TMA_STORE_WAIT", "MB_ARRIVE"}
@@ -47,10 +48,14 @@ def _cdiv(a, b):
 class Stream:
     """Builds the Items of one CTA role from replayed events and the leader warpgroup's times."""
 
-    def __init__(self, sites, barriers, multi_wg):
-        self.sites, self.barriers, self.multi = sites, barriers, multi_wg
+    def __init__(self, sites, barriers, multi_wg, serial=False):
+        self.sites, self.barriers, self.multi, self.serial = sites, barriers, multi_wg, serial
         self.fills, self.waits, self.arrives = {}, {}, {}
+        self.since_init = {}  # slot -> waits since its last init_barrier (the recorded phases)
         self.items = []
+
+    def init(self, slot):
+        self.since_init[slot] = 0
 
     def bar(self, ev):
         alloc, idx = ev["bar"]
@@ -74,8 +79,13 @@ class Stream:
             name, size, slot = self.bar(ev)
             n = self.waits.get(slot, 0)
             self.waits[slot] = n + 1
+            local = self.since_init.get(slot, n)
+            self.since_init[slot] = local + 1
             g = slot[1] + size * n
-            if ev.get("phase", n % 2) == n % 2:
+            # The simulated barrier is initialised once, so its phases run on across a re-init
+            # in the kernel: the n-th wait of a slot waits for parity n % 2 (n over the whole
+            # kernel) whenever the recorded phase is the count since the last init.
+            if ev.get("phase", local % 2) == local % 2:
                 self.push(("WAIT", name, size), f"MB_WAIT {name}[{{0}}] parity={{1}}",
                           [("mod", size), ("par", size)], [g, g], gap, leader)
             else:
@@ -107,7 +117,14 @@ class Stream:
         n, k, dt, mode, rep = self.wgmma(site)
         if dt not in _ASIM_DTYPE:
             raise FrontendError(f"wgmma input type {dt} has no asyncsim equivalent")
+        if self.serial:  # ptxas waits for every wgmma before the next (sass.py)
+            return "\n".join([f"WGMMA m64n{n}k{k} {dt} {mode} repeat=1\nWGMMA_COMMIT\nWGMMA_WAIT 0"] * rep)
         return f"WGMMA m64n{n}k{k} {dt} {mode} repeat={rep}\nWGMMA_COMMIT"
+
+    def bar_sync(self, bars, threads, gap):
+        """The CTA-wide bar.syncs the compiled kernel executes before a site (sass.py)."""
+        text = "\n".join(f"BAR_SYNC {b} threads={t or threads}" for b, t in bars)
+        self.push(("BAR", tuple(bars)), text, [], [], gap, False)
 
     def tma(self, op, site, ev, gap, leader):
         esize = site["bytes"]
@@ -154,7 +171,7 @@ def _estimate_overhead(all_gaps):
     return pos[len(pos) // 50] if pos else 0
 
 
-def build_streams(launch, ctas, path, barriers):
+def build_streams(launch, ctas, path, barriers, rules):
     ttgir = launch["ttgir_sites"]["ttgir"]
     sites = launch["ttgir_sites"]["sites"]
     func = parse(ttgir)
@@ -166,7 +183,8 @@ def build_streams(launch, ctas, path, barriers):
         events, _ = replay(ttgir, launch, pid) if func else ({}, None)
         wgs = warpgroups(ctas[cta], cta, path)
         for role, w0, nw in roles:
-            rev = events.get(role, [])
+            allev = events.get(role, [])
+            rev = [e for e in allev if "site" in e]
             want = [e["site"] for e in rev]
             lead = None
             for wg in range(w0 // 4, (w0 + nw) // 4):
@@ -189,11 +207,21 @@ def build_streams(launch, ctas, path, barriers):
                 lead = lead or got
             if lead is None:
                 continue
-            st = Stream(sites, barriers, nw // 4 > 1)
+            st = Stream(sites, barriers, nw // 4 > 1, rules["serial"])
+            threads = launch.get("total_warps", launch["num_warps"]) * 32
             pending, prev_end = 0, None
-            for ev, (start, end, _) in zip(rev, lead):
+            times = iter(lead)
+            for ev in allev:
+                if "init" in ev:
+                    st.init(ev["init"])
+                    continue
+                start, end, _ = next(times)
                 gap = None if prev_end is None else start - prev_end
                 prev_end = end
+                bars = rules["bars"].get(ev["site"])
+                if bars:  # executed whether or not the op's predicate holds
+                    st.bar_sync(bars, threads, None if gap is None else gap + pending)
+                    gap, pending = None, 0
                 if not ev["pred"]:
                     pending += gap or 0
                     continue
@@ -320,9 +348,27 @@ def _ranges(ctas):
     return out
 
 
-def _declarations(launch, barriers, sites, divisors_out):
+def packed_bases(launch):
+    """{recorded base: new base}: the tensors of the descriptor arguments, in argument order,
+    placed from 4 GiB on at 2 MiB-aligned addresses, one after the other, as `asyncsim gemm`
+    places A, B and C. The recorded addresses are virtual: the GPU reaches DRAM through page
+    tables, so where torch's allocator put a tensor says nothing about its DRAM channels; what
+    the simulator's address hashing makes of 0x7f... pointers is a property of the model."""
+    out, nxt = {}, 1 << 32
+    align = 2 << 20
+    for a in launch["args"]:
+        if a["kind"] != "tensordesc" or a["base"] in out:
+            continue
+        extent = a["element_size"] * (1 + sum((n - 1) * st for n, st in zip(a["shape"], a["strides"])))
+        out[a["base"]] = nxt
+        nxt = -(-(nxt + extent) // align) * align
+    return out
+
+
+def _declarations(launch, barriers, sites, divisors_out, bases="recorded"):
     lines = []
     descs = {a["name"]: a for a in launch["args"] if a["kind"] == "tensordesc"}
+    remap = packed_bases(launch) if bases == "packed" else {}
     used = {}
     for s in sites:
         if "desc" in s:
@@ -344,19 +390,21 @@ def _declarations(launch, barriers, sites, divisors_out):
         sw = f" swizzle={s['swizzle']}B" if s["swizzle"] else ""
         lines.append(f"tensormap {_ident(ssa)} dtype={dt} dims=[{', '.join(map(str, dims))}] "
                      f"strides=[{', '.join(map(str, strides))}] box=[{', '.join(map(str, box))}] "
-                     f"base={hex(d['base'])}{sw}")
+                     f"base={hex(remap.get(d['base'], d['base']))}{sw}")
         divisors_out += [_cdiv(a, b) for a, b in zip(d["shape"], d["block_shape"])]
     for alloc, (size, arrivals) in barriers.items():
         lines.append(f"mbarrier {_ident('bar_' + alloc)}[{size}] arrivals={arrivals}")
     return lines
 
 
-def translate(trace_path, launch, min_gap=32, record_overhead=None):
+def translate(trace_path, launch, min_gap=32, record_overhead=None, ptx=None, sass=None,
+              compiled=True, bases="recorded"):
     if launch.get("proton_warnings"):
         raise FrontendError(f"{trace_path}: Proton's buffer overflowed and dropped events "
                             f"({launch['proton_warnings'][0].strip()}); capture again with a "
                             "larger --buffer-size")
-    ctas = per_warp(load(trace_path), trace_path)
+    ctas = per_warp(load(trace_path), trace_path,
+                    [s["op"] for s in launch["ttgir_sites"]["sites"]])
     gx, gy, gz = launch["grid"]
     if len(ctas) != gx * gy * gz:
         raise FrontendError(f"{trace_path}: {len(ctas)} CTAs in the trace, the grid has "
@@ -364,11 +412,13 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None):
     ttgir = launch["ttgir_sites"]["ttgir"]
     sites = launch["ttgir_sites"]["sites"]
     barriers = collect_barriers(ttgir, launch)
-    streams, roles = build_streams(launch, ctas, trace_path, barriers)
+    rules = compiled_rules(launch, ptx, sass) if compiled else {
+        "bars": {}, "serial": False, "report": "PTX/SASS rules off"}
+    streams, roles = build_streams(launch, ctas, trace_path, barriers, rules)
     all_gaps = [g for per in streams.values() for items in per.values() for i in items for g in i.gaps]
     overhead = _estimate_overhead(all_gaps) if record_overhead is None else record_overhead
     divisors = [gx]
-    decl = _declarations(launch, barriers, sites, divisors)
+    decl = _declarations(launch, barriers, sites, divisors, bases)
     names = (f"i{k}" for k in itertools.count())
     body, report, measured = [], [], []
     for role, w0, nw in roles:
@@ -410,10 +460,13 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None):
             f"grid {gx} {gy} {gz}",
             f"resources regs={regs} smem={smem}"] + decl + [""]
     report.append(f"record overhead {overhead} cycles; {len(measured)} COMPUTE lines")
+    report.append(rules["report"])
+    head.insert(2, f"# Compiled code (PTX/SASS of the uninstrumented kernel): {rules['report']}.")
     return "\n".join(head + body) + "\n", report
 
 
-def translate_files(trace_path, sidecar_path, min_gap=32, record_overhead=None):
+def translate_files(trace_path, sidecar_path, min_gap=32, record_overhead=None, ptx_path=None,
+                    sass_path=None, compiled=True, bases="recorded"):
     try:
         launch = json.load(open(sidecar_path))
     except json.JSONDecodeError as e:
@@ -421,4 +474,7 @@ def translate_files(trace_path, sidecar_path, min_gap=32, record_overhead=None):
     for k in ("grid", "num_warps", "args", "ttgir_sites", "kernel"):
         if k not in launch:
             raise FrontendError(f"{sidecar_path}: missing '{k}' (write it with `capture`)")
-    return translate(trace_path, launch, min_gap, record_overhead or None)
+    ptx = open(ptx_path).read() if ptx_path else None
+    sass = open(sass_path).read() if sass_path else None
+    return translate(trace_path, launch, min_gap, record_overhead or None, ptx, sass, compiled,
+                     bases)

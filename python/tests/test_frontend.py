@@ -216,3 +216,144 @@ def test_fit_cta_forms():
     assert fit_cta(ctas, [5 + 3 * c for c in ctas], [8]) == "5 + 3 * cta"
     assert fit_cta(ctas, [7] * 64, [8]) == "7"
     assert fit_cta(ctas, [c * c for c in ctas], [8]) is None
+
+
+# --- rejections the checks above do not cover --------------------------------------------------
+
+def _begin_end(evs):
+    out = []
+    for e in evs:
+        b = dict(e, ph="B")
+        b.pop("dur")
+        end = dict(e, ph="E", ts=e["ts"] + e["dur"])
+        end.pop("dur")
+        out += [b, end]
+    return out
+
+
+def test_end_without_start_rejected(tmp_path):
+    evs = _begin_end(events())
+    evs.pop(10)  # the start of one scope
+    with pytest.raises(FrontendError, match="unbalanced scope: end of site .* without a start"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_second_start_before_end_rejected(tmp_path):
+    evs = _begin_end(events())
+    evs.insert(1, dict(evs[0], ts=evs[0]["ts"] + 0.001))
+    with pytest.raises(FrontendError, match="second start of site"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_scope_of_another_ttgir_rejected(tmp_path):
+    # a well-formed scope whose op does not match the sidecar's site table (another capture)
+    evs = events()
+    site = int(evs[3]["name"].split("site=")[1])
+    op = evs[3]["name"].split("|")[1]
+    other = "WGMMA" if op != "WGMMA" else "MB_WAIT"
+    evs[3]["name"] = f"ASIM|{other}|site={site}"
+    with pytest.raises(FrontendError, match=f"event 3: .*site {site} as {other}.*not from the"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_site_outside_the_table_rejected(tmp_path):
+    evs = events()
+    evs[2]["name"] = "ASIM|WGMMA|site=999"
+    with pytest.raises(FrontendError, match="site 999 as WGMMA, the sidecar's site table has no such site"):
+        translate(write_trace(tmp_path, evs), sidecar())
+
+
+def test_overflow_without_warning_caught_by_replay(tmp_path):
+    # Proton's circular buffer keeps the last events of a warp: every CTA lost its first four
+    evs = events()
+    seen, keep = {}, []
+    for e in evs:
+        key = (e["pid"], e["tid"])
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 4:
+            keep.append(e)
+    with pytest.raises(FrontendError, match="first difference at event 0"):
+        translate(write_trace(tmp_path, keep), sidecar())
+
+
+# --- what the compiled code adds (sass.py) ----------------------------------------------------
+
+SASS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "validation", "data", "h200", "sass")
+
+
+def test_ptx_barriers_follow_program_order_not_layout():
+    from asyncsim_frontend.sass import barriers_before_sites
+    sites = [{"op": op} for op in ("MB_EXPECT", "TMA_LOAD", "MB_WAIT", "WGMMA", "TMA_STORE")]
+    # the loop exit block is laid out before the loop body, as LLVM does for persistent kernels
+    ptx = """
+    mbarrier.arrive.expect_tx.shared.b64 _, [%r1], 16;
+    bar.sync 0;
+    @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r4}], [%r1];
+    bra.uni $L__BB0_2;
+$L__BB0_5:
+    bar.sync 0;
+    bar.sync 1, 256;
+    cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd2, {%r5, %r6}], [%r7];
+    cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd2, {%r8, %r6}], [%r9];
+    ret;
+$L__BB0_2:
+    bar.sync 0;
+    mbarrier.try_wait.parity.shared.b64 complete, [%r1], %r10;
+    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%r1}, %rd3, %rd4, %p2, 1, 1, 0, 0;
+    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%r1}, %rd5, %rd6, %p2, 1, 1, 0, 0;
+    wgmma.commit_group.sync.aligned;
+    @%p3 bra $L__BB0_2;
+    bra.uni $L__BB0_5;
+"""
+    assert barriers_before_sites(ptx, sites) == {1: [(0, None)], 2: [(0, None)],
+                                                 4: [(0, None), (1, 256)]}
+    with pytest.raises(FrontendError, match="does not follow the TTGIR order"):
+        barriers_before_sites(ptx, sites[:2] + sites[3:])
+
+
+def test_sass_serialisation_detected():
+    from asyncsim_frontend.sass import sass_counts
+    w8 = open(os.path.join(SASS_DIR, "gemm_128x256x64_s3_w8.sass")).read()
+    w4 = open(os.path.join(SASS_DIR, "gemm_128x128x64_s3_w4.sass")).read()
+    assert sass_counts(w8) == (17, 4, True)
+    assert sass_counts(w4) == (17, 8, False)
+
+
+def test_translation_adds_the_compiled_barriers():
+    ptx = open(os.path.join(SASS_DIR, "gemm_128x128x64_s3_w4.ptx")).read()
+    sass = open(os.path.join(SASS_DIR, "gemm_128x128x64_s3_w4.sass")).read()
+    text, report = translate(TRACE, sidecar(), ptx=ptx, sass=sass)
+    assert "PTX: 17 bar.sync, 16 of them before 11 sites" in report[-1]
+    loop = text[text.index("loop i1"):]
+    loop = loop[:loop.index("\n  end")]
+    assert loop.count("BAR_SYNC 0 threads=128") == 4  # wait, expect_tx and each refill copy
+    plain, report = translate(TRACE, sidecar(), compiled=False)
+    assert "BAR_SYNC" not in plain and report[-1] == "PTX/SASS rules off"
+
+
+def test_serialised_wgmma_expands():
+    ptx = open(os.path.join(SASS_DIR, "gemm_128x128x64_s3_w4.ptx")).read()
+    sass = open(os.path.join(SASS_DIR, "gemm_128x256x64_s3_w8.sass")).read()  # forces the rule
+    text, _ = translate(TRACE, sidecar(), ptx=ptx, sass=sass)
+    assert "repeat=8" not in text
+    assert text.count("WGMMA m64n128k16 f16 ss repeat=1\n") == 8 * text.count("MB_WAIT")
+
+
+def test_packed_bases_follow_the_generator_layout():
+    from asyncsim_frontend.translate import packed_bases
+    side = sidecar()
+    new = packed_bases(side)
+    descs = [a for a in side["args"] if a["kind"] == "tensordesc"]
+    assert [new[d["base"]] for d in descs] == [1 << 32, (1 << 32) + (2 << 20), (1 << 32) + (4 << 20)]
+    text, _ = translate(TRACE, side, bases="packed")
+    assert "base=0x100000000" in text
+
+
+def test_proton_buffer_sizes():
+    from asyncsim_frontend.capture import buffer_bytes, total_warps
+    assert buffer_bytes(114688, 0, 4) == 131072  # 28672 B per warp is not a power of two
+    assert buffer_bytes(0, 20000, 12) == 12 * 32768
+    assert buffer_bytes(65536, 0, 8) == 65536
+    assert buffer_bytes(0, 0, 4) == 0
+    assert total_warps('module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 12 : i32}', 4) == 12
+    assert total_warps("partition0(%a: i32) num_warps(4) {\npartition1() num_warps(2) {", 4) == 10
