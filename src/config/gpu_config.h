@@ -35,6 +35,7 @@ struct SmParams {
   double cvt_ops = 0;
   double int_ops = 0;
   double smem_bytes_per_cycle = 0;
+  double issue_slots = 0;  // warp instructions issued per SM cycle (0: no issue limit)
 };
 
 struct TensorParams {

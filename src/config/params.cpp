@@ -148,6 +148,11 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(float_param(
       "sm.smem_bytes_per_cycle", "B/SM cycle", "shared-memory bandwidth for ordinary loads/stores",
       [](GpuConfig& c) -> double& { return c.sm.smem_bytes_per_cycle; }, 1e-3, 1e6));
+  s.push_back(float_param(
+      "sm.issue_slots", "warp instr/SM cycle",
+      "warp instructions the SM's schedulers issue per cycle, shared by all warpgroups' COMPUTE "
+      "work (0 turns the issue limit off)",
+      [](GpuConfig& c) -> double& { return c.sm.issue_slots; }, 0, 64));
   // --- Tensor engine -------------------------------------------------------------------------
   s.push_back(float_param(
       "tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",
@@ -349,6 +354,10 @@ std::vector<ParamSpec> build_specs() {
         h.key, h.unit, h.doc, [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
         1 << 20));
   }
+  s.push_back(bool_param("dram.hash_upper",
+                         "fold every address bit above dram.window_bytes into the "
+                         "pseudo-channel choice (false: only the row bits)",
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.hash_upper; }));
   struct HbmNs {
     const char* key;
     double HbmParams::*member;
@@ -372,6 +381,7 @@ std::vector<ParamSpec> build_specs() {
       {"dram.t_rtw_ns", &HbmParams::t_rtw_ns, "read-to-write bus bubble"},
       {"dram.t_refi_ns", &HbmParams::t_refi_ns, "tREFI: all-bank refresh interval"},
       {"dram.t_rfc_ns", &HbmParams::t_rfc_ns, "tRFC: all-bank refresh duration"},
+      {"dram.t_rfcpb_ns", &HbmParams::t_rfcpb_ns, "tRFCpb: per-bank refresh duration"},
       {"dram.ctrl_latency_ns", &HbmParams::ctrl_latency_ns,
        "fixed L2 to controller to PHY to L2 path"},
   };
@@ -386,6 +396,10 @@ std::vector<ParamSpec> build_specs() {
       [](GpuConfig& c) -> double& { return c.mem.hbm.bus_efficiency; }, 0.01, 1));
   s.push_back(bool_param("dram.refresh", "model all-bank refresh explicitly",
                          [](GpuConfig& c) -> bool& { return c.mem.hbm.refresh; }));
+  s.push_back(bool_param(
+      "dram.refresh_per_bank",
+      "model per-bank refresh (REFpb): each bank busy for tRFCpb once per tREFI, staggered",
+      [](GpuConfig& c) -> bool& { return c.mem.hbm.refresh_per_bank; }));
   // --- Analytic fast path --------------------------------------------------------------------
   s.push_back(int_param(
       "analytic.effective_l2_bytes", "B",

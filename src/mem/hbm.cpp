@@ -103,6 +103,7 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_rtw = ns_to_ps(p.t_rtw_ns);
   m_refi = ns_to_ps(p.t_refi_ns);
   m_rfc = ns_to_ps(p.t_rfc_ns);
+  m_rfcpb = ns_to_ps(p.t_rfcpb_ns);
   m_ctrl = ns_to_ps(p.ctrl_latency_ns);
   // One burst: burst_bytes over pc_width_bits pins at two transfers per clock.
   const double burst_ps = p.burst_bytes * 8.0 * 1.0e6 / (p.pc_width_bits * 2.0 * p.clock_mhz);
@@ -142,11 +143,16 @@ HbmAddress HbmSystem::decode(uint64_t addr) const {
   const auto slot_mask = static_cast<uint64_t>(m_slots - 1);
   const auto bank_mask = static_cast<uint64_t>(m_banks_per_pc - 1);
   const auto odd = static_cast<uint64_t>(m_group_odd);
-  const uint64_t quotient = row / odd;
+  // hash_upper: the pseudo-channel depends on all bits above the window, not on the row alone.
+  // Its odd residue comes from a mix of the bits (a stride of `odd` windows would otherwise
+  // keep one residue).
+  const uint64_t upper = m_params.hash_upper ? addr >> m_window_shift : row;
+  const uint64_t quotient = upper / odd;
   const uint64_t slot =
       ((addr >> m_interleave_shift) ^ xor_fold(quotient, m_slot_bits)) & slot_mask;
   const uint64_t group_pow2 = xor_fold(quotient, m_group_fold_bits) & m_group_pow2_mask;
-  const uint64_t group = group_pow2 * odd + row % odd;
+  const uint64_t residue_source = m_params.hash_upper ? upper ^ (upper >> 7) ^ (upper >> 17) : row;
+  const uint64_t group = group_pow2 * odd + residue_source % odd;
   const uint64_t bank =
       ((addr >> (m_window_shift + m_column_bits)) ^ xor_fold(row, m_bank_bits)) & bank_mask;
   HbmAddress a;
@@ -233,6 +239,29 @@ void HbmSystem::apply_refresh(int pc, Time t) {
   p.bus_free = std::max(p.bus_free >= start ? p.bus_free + m_rfc : p.bus_free, end);
 }
 
+// Bank k of the chip is refreshed at k/N of every tREFI (N banks in all), for tRFCpb: the row
+// closes and the bank takes no ACT until the refresh ends. A request that lands on a bank in
+// refresh waits for it; one bank in tREFI/tRFCpb is refreshing at any time.
+void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
+  const int64_t total = static_cast<int64_t>(m_num_pcs) * m_banks_per_pc;
+  // Stagger by a stride coprime to the bank count so neighbouring banks refresh far apart.
+  const int64_t k = (static_cast<int64_t>(pc) * m_banks_per_pc + bank_index) * 97 % total;
+  const Time offset = m_refi * k / total;
+  const int64_t epoch = (t + offset) / m_refi;
+  Bank& bank = m_banks[static_cast<size_t>(pc * m_banks_per_pc + bank_index)];
+  if (epoch <= bank.refresh_epoch) {
+    return;
+  }
+  ++m_stats.refreshes;
+  bank.refresh_epoch = epoch;
+  const Time end = epoch * m_refi - offset + m_rfcpb;
+  if (end > t) {
+    bank.open_row = -1;
+    bank.prev_row = -1;
+    bank.act_ok = std::max(bank.act_ok, end);
+  }
+}
+
 Time HbmSystem::read(const HbmAddress& a, int bursts, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];
   Bank& bank = m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)];
@@ -297,6 +326,9 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   const int bursts = std::max(1, bytes / m_params.burst_bytes);
   if (m_params.refresh) {
     apply_refresh(a.pc, t);
+  }
+  if (m_params.refresh_per_bank) {
+    apply_bank_refresh(a.pc, a.bank, t);
   }
   if (!write) {
     ++m_stats.reads;

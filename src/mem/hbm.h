@@ -36,6 +36,10 @@ struct HbmParams {
   // pseudo-channels of one group, interleave_bytes each (see decode()).
   int interleave_bytes = 256;
   int window_bytes = 8192;
+  // Also fold every address bit above the window into the pseudo-channel choice (as GPUs hash
+  // the channel from many address bits), so a stride of whole windows spreads over the
+  // pseudo-channels instead of staying in one until the row changes.
+  bool hash_upper = true;
   // Timing, ns.
   double t_rcd_ns = 14.375;   // tRCD: ACT -> RD/WR
   double t_rp_ns = 14.375;    // tRP: PRE -> ACT
@@ -55,6 +59,10 @@ struct HbmParams {
   double t_refi_ns = 3900.0;  // tREFI: all-bank refresh interval per pseudo-channel
   double t_rfc_ns = 410.0;    // tRFC: all-bank refresh duration
   bool refresh = false;       // model all-bank refresh (off: per-bank refresh hides it)
+  // Per-bank refresh (REFpb): each bank is refreshed once per tREFI for tRFCpb, the banks'
+  // refreshes staggered evenly, while the other banks keep serving.
+  bool refresh_per_bank = true;
+  double t_rfcpb_ns = 250.0;
   // Controller.
   double ctrl_latency_ns = 127.0;  // fixed L2 -> controller -> PHY -> L2 path (fitted)
   int frfcfs_window = 4;           // row hits that may bypass one queued row switch per bank
@@ -116,6 +124,7 @@ class HbmSystem {
     Time cas_ok = 0;        // earliest column command (tRCD)
     Time switch_pre = 0;    // when the PRE that closed prev_row was issued
     int32_t bypasses = 0;
+    int64_t refresh_epoch = 0;  // latest per-bank refresh applied (refresh_per_bank)
   };
   struct Group {        // one bank group of one SID
     Time cas_free = 0;  // tCCD_L budget horizon
@@ -147,6 +156,7 @@ class HbmSystem {
   Time open_row(int pc, int b, int64_t row, Time t);
   Time schedule_act(int pc, int b, Time earliest);
   void apply_refresh(int pc, Time t);
+  void apply_bank_refresh(int pc, int bank, Time t);
   Group& group_of(int pc, int b);
   Sid& sid_of(int pc, int b);
 
@@ -165,7 +175,7 @@ class HbmSystem {
   int m_row_shift;
   // Timing in ps.
   Time m_rcd, m_rp, m_ras, m_cl, m_wl, m_rtp, m_wr, m_ccd_l, m_rrd_s, m_rrd_l, m_faw;
-  Time m_wtr_s, m_wtr_l, m_rtw, m_refi, m_rfc, m_ctrl, m_burst_slot, m_burst;
+  Time m_wtr_s, m_wtr_l, m_rtw, m_refi, m_rfc, m_rfcpb, m_ctrl, m_burst_slot, m_burst;
   std::vector<Bank> m_banks;    // [pc][bank]
   std::vector<Group> m_groups;  // [pc][sid][bg]
   std::vector<Sid> m_sids;      // [pc][sid]

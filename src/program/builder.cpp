@@ -316,8 +316,9 @@ void KernelBuilder::stage_release(const std::string& ring, const std::string& it
 }
 
 void KernelBuilder::compute(const ComputeOps& ops, bool measured, const std::string& label) {
-  const std::array<const std::string*, 7> fields = {
-      &ops.fp32, &ops.fp16, &ops.mufu, &ops.cvt, &ops.int_ops, &ops.smem_bytes, &ops.cycles};
+  const std::array<const std::string*, 8> fields = {&ops.fp32,   &ops.fp16,    &ops.mufu,
+                                                    &ops.cvt,    &ops.int_ops, &ops.smem_bytes,
+                                                    &ops.cycles, &ops.inst};
   std::array<ExprId, kMaxArgs> args{};
   for (size_t i = 0; i < fields.size(); ++i) {
     args[i] = expr(*fields[i]);

@@ -58,7 +58,7 @@ class KernelBuilder {
   void stage_release(const std::string& ring, const std::string& iteration);
   struct ComputeOps {
     std::string fp32 = "0", fp16 = "0", mufu = "0", cvt = "0", int_ops = "0", smem_bytes = "0",
-                cycles = "0";
+                cycles = "0", inst = "0";
   };
   void compute(const ComputeOps& ops, bool measured = false, const std::string& label = "");
   void loop(const std::string& var, const std::string& begin, const std::string& end);

@@ -76,7 +76,8 @@ enum class Op : uint8_t {
   kStageAcquire,  // ref=ring, args[0]=iteration: wait until the slot is empty
   kStageWait,     // ref=ring, args[0]=iteration: wait until the slot is full
   kStageRelease,  // ref=ring, args[0]=iteration: mark the slot empty (one consumer arrival)
-  kCompute,       // args[0..6] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles; ref=label
+  kCompute,       // args[0..7] = fp32, fp16, mufu, cvt, int, smem bytes, raw cycles, other
+                  // per-thread instructions (issue slots only); ref=label
   kLoop,          // ref=depth, args[0]=begin, args[1]=end (exclusive); jump=matching kEndLoop
   kEndLoop,       // jump=matching kLoop
   kIf,            // args[0]=condition; jump=matching kElse or kEndIf
@@ -90,7 +91,7 @@ inline constexpr uint8_t kFlagSuspend = 1;   // kMbWait
 inline constexpr uint8_t kFlagRs = 2;        // kWgmma: A operand in registers
 inline constexpr uint8_t kFlagMeasured = 4;  // kCompute: cycles measured from a trace
 
-inline constexpr int kMaxArgs = 7;
+inline constexpr int kMaxArgs = 8;
 inline constexpr uint16_t kNoBarrier = UINT16_MAX;
 inline constexpr int kMaxLoopDepth = 8;
 
@@ -106,7 +107,8 @@ struct Instr {
   DType dtype = DType::kF16;  // kWgmma
   uint16_t ref = 0;
   BarrierRef bar;
-  std::array<ExprId, kMaxArgs> args{kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr, kNoExpr};
+  std::array<ExprId, kMaxArgs> args{kNoExpr, kNoExpr, kNoExpr, kNoExpr,
+                                    kNoExpr, kNoExpr, kNoExpr, kNoExpr};
   uint32_t jump = 0;
   uint32_t line = 0;  // source line, 0 when generated
 };

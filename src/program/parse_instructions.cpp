@@ -182,6 +182,7 @@ void compute(Operands& ops, KernelBuilder& b, const std::string&) {
   c.int_ops = ops.key("int").value_or("0");
   c.smem_bytes = ops.key("smem").value_or("0");
   c.cycles = ops.key("cycles").value_or("0");
+  c.inst = ops.key("inst").value_or("0");
   const std::string label = ops.key("label").value_or("");
   ops.done();
   b.compute(c, measured, label);

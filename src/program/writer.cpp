@@ -7,7 +7,8 @@
 namespace asyncsim::program {
 namespace {
 
-constexpr const char* kComputeKeys[] = {"fp32", "fp16", "mufu", "cvt", "int", "smem", "cycles"};
+constexpr const char* kComputeKeys[] = {"fp32", "fp16", "mufu",   "cvt",
+                                        "int",  "smem", "cycles", "inst"};
 
 class Writer {
  public:

@@ -19,6 +19,7 @@ struct SmStats {
   uint64_t ctas = 0;
   std::vector<std::array<Time, static_cast<size_t>(WgCategory::kCount)>> role_time;  // [role][cat]
   std::array<Time, 6> unit_busy{};  // fp32, fp16, mufu, cvt, int, smem
+  Time issue_busy = 0;              // issue slots taken by COMPUTE (SM-wide, in time)
 };
 
 class Sm {
@@ -89,6 +90,7 @@ class Sm {
   std::vector<uint32_t> m_wg_role_index;   // warpgroup slot within CTA -> (role, index in role)
   std::vector<uint16_t> m_wg_role;
   std::array<Time, 6> m_unit_free{};
+  Time m_issue_free = 0;  // COMPUTE issue slots: SM-wide reservation
   int m_live_ctas = 0;
   int64_t m_used_threads = 0;
   int64_t m_used_regs = 0;

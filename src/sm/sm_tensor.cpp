@@ -86,10 +86,34 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
   }
 }
 
+// COMPUTE by one warpgroup (128 threads, one warp on each of the SM's four sub-partitions).
+// Each unit's operations run in turn (the phases of a softmax depend on each other) on pipes
+// shared by the SM's warpgroups, and every warp instruction also takes an issue slot: the
+// sub-partitions' schedulers, shared by all warpgroups, issue sm.issue_slots warp
+// instructions per SM cycle in total. A phase ends when both its pipe work and its issue are
+// done: MUFU work is pipe-bound (8 cycles per warp instruction), FP32 work issue-bound, and
+// the `inst` instructions (moves, uniform-datapath address arithmetic, shuffles, predicates)
+// occupy issue slots only.
 Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t) {
   const auto& s = m_ctx.config.sm;
+  constexpr double kThreads = 128;
+  constexpr double kWarps = 4;
   const std::array<double, 6> rate = {s.fp32_ops, s.fp16_ops, s.mufu_ops,
                                       s.cvt_ops,  s.int_ops,  s.smem_bytes_per_cycle};
+  // Elements (bytes for shared memory) one thread handles per instruction: FFMA, HFMA2 (two
+  // halves), MUFU, F2FP.PACK_AB (two conversions), IMAD, LDS/STS.128.
+  constexpr std::array<double, 6> kPerInstr = {1, 2, 1, 2, 1, 16};
+  // Reserves the issue slots of `inst` per-thread instructions from `from`; returns their end.
+  auto issue = [&](double inst, Time from) {
+    if (s.issue_slots <= 0 || inst <= 0) {
+      return from;
+    }
+    const Time start = std::max(from, m_issue_free);
+    const Time busy = m_ctx.sm_clock.cycles(inst * kWarps / s.issue_slots);
+    m_issue_free = start + busy;
+    m_stats.issue_busy += busy;
+    return start + busy;
+  };
   Time cursor = t;
   for (size_t u = 0; u < rate.size(); ++u) {
     const int64_t ops = eval(wg, in.args[u]);
@@ -101,8 +125,10 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
     const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
     m_unit_free[u] = start + busy;
     m_stats.unit_busy[u] += busy;
-    cursor = start + busy;
+    const Time issued = issue(static_cast<double>(ops) / (kThreads * kPerInstr[u]), cursor);
+    cursor = std::max(start + busy, issued);
   }
+  cursor = issue(static_cast<double>(eval(wg, in.args[7])), cursor);
   const int64_t raw = eval(wg, in.args[6]);
   cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
   if (cursor <= t) {

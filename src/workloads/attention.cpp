@@ -233,6 +233,7 @@ KernelBuilder::ComputeOps ops_of(const SoftmaxCounts& c, int64_t smem_bytes = 0)
   ops.cvt = std::to_string(c.cvt);
   ops.int_ops = std::to_string(c.int_ops);
   ops.smem_bytes = std::to_string(smem_bytes);
+  ops.inst = std::to_string(c.inst);
   return ops;
 }
 
@@ -502,9 +503,20 @@ int attention_regs_per_thread(const AttentionSpec& spec) {
   return std::min(255, acc + scores + scores / 2 + 27);
 }
 
+// Instructions per thread per K/V iteration of Triton's attention loop that are neither FP32,
+// MUFU, F2FP nor HGMMA, counted in the H200 SASS of the four builds
+// (validation/data/h200/sass/attn_*.sass: 108, 105, 111, 109; uniform-datapath address and
+// phase arithmetic, moves, predicates, the 8 SHFL.BFLY of the two row reductions), less the 12
+// that the program models as instructions of their own (4 SYNCS, 3 BAR.SYNC, 2 UTMALDG,
+// 3 WARPGROUP). The count barely moves with D and BN: it is loop overhead.
+constexpr int64_t kTritonScalarInstr = 108 - 12;
+// Two butterfly shuffles per row reduction (max and sum), two rows per thread in the m64 layout.
+constexpr int64_t kReductionShuffles = 2 * 2 * 2;
+
 SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked) {
   const int64_t tile = int64_t{tm} * tn;
   SoftmaxCounts c;
+  c.inst = v == AttentionVariant::kTriton ? kTritonScalarInstr : kReductionShuffles;
   c.fp32 = tile /*rowmax*/ + tile /*rowsum*/ + int64_t{tm} * head_dim /*rescale O*/;
   c.mufu = tile;  // exp2
   c.cvt = tile;   // P to fp16

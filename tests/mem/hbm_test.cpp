@@ -47,6 +47,8 @@ HbmParams tiny() {
   p.t_rtw_ns = 1;
   p.ctrl_latency_ns = 0;
   p.refresh = false;
+  p.refresh_per_bank = false;
+  p.hash_upper = false;
   p.write_batch = 1;
   p.bus_efficiency = 1.0;
   return p;
@@ -225,16 +227,17 @@ std::vector<int> pc_histogram(const HbmSystem& hbm, uint64_t stride, int n) {
 TEST(HbmMapping, PowerOfTwoStridesSpreadOverAllPseudoChannels) {
   HbmSystem hbm(HbmParams{});
   ASSERT_EQ(hbm.num_pcs(), 192);
+  // With dram.hash_upper every pseudo-channel gets 1024 of 192 * 1024 lines to within 10%.
   for (uint64_t stride : {128ULL, 2048ULL, 8192ULL, 65536ULL, 1ULL << 20, 1ULL << 22}) {
     const std::vector<int> count = pc_histogram(hbm, stride, 192 * 1024);
     const auto [lo, hi] = std::minmax_element(count.begin(), count.end());
-    EXPECT_EQ(*lo, 1024) << "stride " << stride;
-    EXPECT_EQ(*hi, 1024) << "stride " << stride;
+    EXPECT_GE(*lo, 1024 * 90 / 100) << "stride " << stride;
+    EXPECT_LE(*hi, 1024 * 110 / 100) << "stride " << stride;
   }
   // A non-power-of-two stride still spreads, less evenly.
   const std::vector<int> count = pc_histogram(hbm, 24576, 192 * 1024);
   const auto [lo, hi] = std::minmax_element(count.begin(), count.end());
-  EXPECT_LE(*hi, *lo * 21 / 20);
+  EXPECT_LE(*hi, *lo * 6 / 5);
 }
 
 TEST(HbmMapping, StridesSpreadOverBanks) {
@@ -249,26 +252,34 @@ TEST(HbmMapping, StridesSpreadOverBanks) {
   }
 }
 
-// What the H200 data asks of the short run (docs/memory.md): a contiguous 16 KB spreads over
-// 32 pseudo-channels, but 64 lines 8 KB apart stay in one pseudo-channel (16 rows of 4 lines).
-TEST(HbmMapping, ShortRunsFollowTheWindow) {
-  HbmSystem hbm(HbmParams{});
-  const uint64_t base = 0x12345ULL << 20;
-  std::vector<int> contiguous;
-  for (uint64_t a = base; a < base + 16384; a += 128) {
-    contiguous.push_back(hbm.decode(a).pc);
+// What micro_tma_stride.csv asks of a short run (docs/memory.md): each 8 KB window spreads over
+// its 32 pseudo-channels (a contiguous 16 KB: two windows, 64), and 64 lines 8 KB apart spread
+// too (dram.hash_upper); with only the row bits hashed they stayed in one pseudo-channel.
+TEST(HbmMapping, ShortRunsSpreadWhateverTheStride) {
+  for (const bool hash_upper : {true, false}) {
+    HbmParams p;
+    p.hash_upper = hash_upper;
+    HbmSystem hbm(p);
+    const uint64_t base = 0x12345ULL << 20;
+    std::vector<int> contiguous;
+    for (uint64_t a = base; a < base + 16384; a += 128) {
+      contiguous.push_back(hbm.decode(a).pc);
+    }
+    std::sort(contiguous.begin(), contiguous.end());
+    EXPECT_EQ(std::unique(contiguous.begin(), contiguous.end()) - contiguous.begin(),
+              hash_upper ? 64 : 32);
+    std::vector<int> strided;
+    for (int i = 0; i < 64; ++i) {
+      strided.push_back(hbm.decode(base + static_cast<uint64_t>(i) * 8192).pc);
+    }
+    std::sort(strided.begin(), strided.end());
+    const auto distinct = std::unique(strided.begin(), strided.end()) - strided.begin();
+    if (hash_upper) {
+      EXPECT_GE(distinct, 32);
+    } else {
+      EXPECT_EQ(distinct, 1);
+    }
   }
-  std::sort(contiguous.begin(), contiguous.end());
-  EXPECT_EQ(std::unique(contiguous.begin(), contiguous.end()) - contiguous.begin(), 32);
-  const HbmAddress first = hbm.decode(base);
-  std::vector<int> banks;
-  for (int i = 0; i < 64; ++i) {
-    const HbmAddress a = hbm.decode(base + static_cast<uint64_t>(i) * 8192);
-    EXPECT_EQ(a.pc, first.pc);
-    banks.push_back(a.bank);
-  }
-  std::sort(banks.begin(), banks.end());
-  EXPECT_EQ(std::unique(banks.begin(), banks.end()) - banks.begin(), 16);
 }
 
 // ---- Conservation and determinism -------------------------------------------------------------
@@ -452,21 +463,26 @@ Probe latency_probes(const HbmParams& params) {
   return Probe{median(single), median(strided), median(contiguous64), median(contiguous128)};
 }
 
-TEST(HbmH200, StridedBoxSerialisesContiguousDoesNot) {
+// micro_tma_stride.csv (whole TMA path, medians over the single-line 726 of micro_tma_size):
+// a 64-row box 8 KB apart +552, a contiguous 128-row (16 KB) box +431: stride barely matters.
+TEST(HbmH200, StridedAndContiguousBoxesCostAlike) {
   const Probe p = latency_probes(HbmParams{});
   const double single = ps_to_sm_cycles(static_cast<double>(p.single));
   const double strided = ps_to_sm_cycles(static_cast<double>(p.strided - p.single));
   const double contig64 = ps_to_sm_cycles(static_cast<double>(p.contiguous64 - p.single));
   const double contig128 = ps_to_sm_cycles(static_cast<double>(p.contiguous128 - p.single));
   std::printf(
-      "    128 B %.0f cyc (H200 354 over the L2 floor); 8 KB box +%.0f (H200 +477..538); "
-      "contiguous 8 KB +%.0f, 16 KB +%.0f (H200 16 KB +45..210)\n",
+      "    128 B %.0f cyc (H200 354 over the L2 floor); 8 KB box +%.0f (H200 +552 whole path); "
+      "contiguous 8 KB +%.0f, 16 KB +%.0f (H200 16 KB +431 whole path)\n",
       single, strided, contig64, contig128);
   EXPECT_NEAR(single, 354.0, 35.0);
-  EXPECT_GT(strided, 5.0 * std::max(contig64, 1.0));
-  EXPECT_GT(strided, 477.0 * 0.6);
-  EXPECT_LT(strided, 538.0 * 1.4);
-  EXPECT_LT(contig128, 210.0);
+  // The DRAM side alone: a box waits for its slowest line (per-bank refresh), not for one
+  // pseudo-channel's bus.
+  EXPECT_GT(strided, 200.0);
+  EXPECT_LT(strided, 552.0);
+  EXPECT_GT(contig128, 200.0);
+  EXPECT_LT(contig128, 431.0 * 1.2);
+  EXPECT_LT(strided, 1.5 * contig128);
 }
 
 }  // namespace

@@ -107,6 +107,38 @@ TEST(Primitives, NamedBarrierPingPong) {
   EXPECT_EQ(r.stall_cycles.at("b").at("compute"), 200);
 }
 
+// Issue slots: two warpgroups of one CTA each run COMPUTE with 100 per-thread instructions that
+// use no pipe (inst=100). A warpgroup's four warps sit on the four sub-partitions, so 100
+// instructions take 100 cycles of the SM's issue slots (sm.issue_slots = 4 warp instructions
+// per cycle), and the second warpgroup's instructions queue behind the first's.
+KernelBuilder compute_pair(const std::string& field, const std::string& count) {
+  KernelBuilder b("issue");
+  b.begin_role("w", 2);
+  KernelBuilder::ComputeOps ops;
+  (field == "inst" ? ops.inst : ops.mufu) = count;
+  b.compute(ops);
+  b.end_role();
+  return b;
+}
+
+TEST(Primitives, IssueSlotsAreSharedBySmWarpgroups) {
+  // wg0 issues at 0 and holds the slots 0-100; wg1 issues at 1 and gets them 100-200; each exits
+  // as it wakes, so the kernel ends at 200.
+  EXPECT_EQ(simulate(compute_pair("inst", "100").finish(), simple_gpu()).cycles, 200);
+  // Without the issue limit such instructions cost nothing: the scheduler issues the four
+  // instructions (two COMPUTE, two EXIT) one per cycle, 0 to 3.
+  GpuConfig unlimited = simple_gpu();
+  unlimited.sm.issue_slots = 0;
+  EXPECT_EQ(simulate(compute_pair("inst", "100").finish(), unlimited).cycles, 3);
+}
+
+// MUFU work is pipe-bound: 1280 exp2 per warpgroup are 10 instructions per thread (10 cycles of
+// issue) but 1280 / 16 = 80 cycles of the SM's MUFU pipe; wg1 queues on the pipe (80-160),
+// not on the issue slots, and exits as it wakes at 160.
+TEST(Primitives, MufuIsPipeBoundNotIssueBound) {
+  EXPECT_EQ(simulate(compute_pair("mufu", "1280").finish(), simple_gpu()).cycles, 160);
+}
+
 // A two-stage producer/consumer ring: the producer streams four 128-B bulk loads through
 // ring.full; the consumer waits on full, runs one m64n256k16 and releases the slot.
 TEST(Primitives, TwoStageRing) {
