@@ -157,22 +157,39 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
   return m_ways_storage[victim];
 }
 
+void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
+  const auto i = static_cast<size_t>(t / m_bin_ps);
+  if (i >= bins.size()) {
+    bins.resize(i + 1 + bins.size() / 2, 0);
+  }
+  bins[i] += static_cast<uint64_t>(bytes);
+}
+
 Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
   const int bytes = std::popcount(mask) * m_sector_bytes;
   m_stats.dram_read_bytes += static_cast<uint64_t>(bytes);
+  Time done;
   if (m_hbm) {
     // One access per line: from the first missing sector, as many bursts as sectors missing.
     const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes) +
                           static_cast<uint64_t>(std::countr_zero(mask) * m_sector_bytes);
     const int fit = std::min(bytes, m_line_bytes - std::countr_zero(mask) * m_sector_bytes);
-    return m_hbm->access(addr, fit, false, t);
+    done = m_hbm->access(addr, fit, false, t);
+  } else {
+    done = dram_transfer(line, bytes, t) + m_dram_latency;
   }
-  return dram_transfer(line, bytes, t) + m_dram_latency;
+  if (m_bin_ps > 0) {
+    bin(m_read_bins, done, bytes);
+  }
+  return done;
 }
 
 void MemorySystem::dram_write(uint64_t line, uint8_t mask, Time t) {
   const int bytes = std::popcount(mask) * m_sector_bytes;
   m_stats.dram_write_bytes += static_cast<uint64_t>(bytes);
+  if (m_bin_ps > 0) {
+    bin(m_write_bins, t, bytes);
+  }
   if (m_hbm) {
     const int first = std::countr_zero(mask) * m_sector_bytes;
     m_hbm->access(line * static_cast<uint64_t>(m_line_bytes) + static_cast<uint64_t>(first),

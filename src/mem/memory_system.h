@@ -56,6 +56,13 @@ class MemorySystem {
   void flush_dirty(Time end);
 
   const MemStats& stats() const { return m_stats; }
+  // DRAM traffic over time for the timeline's counter tracks: bytes read (counted when the data
+  // is back in L2) and written (when the controller accepts them) per bin of `bin_ps`. Off (and
+  // free) until enabled.
+  void enable_traffic_bins(Time bin_ps) { m_bin_ps = bin_ps; }
+  Time traffic_bin_ps() const { return m_bin_ps; }
+  const std::vector<uint64_t>& dram_read_bins() const { return m_read_bins; }
+  const std::vector<uint64_t>& dram_write_bins() const { return m_write_bins; }
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
   int slice_of(uint64_t line) const;
   int partition_of_sm(int sm) const;
@@ -119,8 +126,12 @@ class MemorySystem {
   std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;                  // odd factor of the slice count
   std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
+  void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
+  Time m_bin_ps = 0;
+  std::vector<uint64_t> m_read_bins;
+  std::vector<uint64_t> m_write_bins;
 };
 
 }  // namespace asyncsim
