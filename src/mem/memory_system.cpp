@@ -54,6 +54,16 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     hp.interleave_bytes = config.mem.dram_interleave_bytes;
     m_hbm = std::make_unique<HbmSystem>(hp);
   }
+  m_noc_ports = config.mem.noc_model == NocModel::kPorts;
+  if (m_noc_ports) {
+    m_sm_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_sm_port_bytes_per_cycle;
+    m_slice_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_slice_port_bytes_per_cycle;
+    m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
+    m_sm_in_free.assign(static_cast<size_t>(config.sm.count), 0);
+    m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
+    m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
+    m_slice_out_free.assign(static_cast<size_t>(m_num_slices), 0);
+  }
   if (config.mem.l2_coalescer) {
     m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
                        config.mem.l2_coalescer_entries);
@@ -322,6 +332,16 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   const Time near_way = m_half_hit;
   const Time one_way = m_half_hit + (far ? m_half_far : 0);
   if (req.write) {
+    // The data crosses the SM's outgoing port, then the slice's incoming port; the crossbar
+    // latency already holds one packet's serialization, so only the queueing adds.
+    Time queued = 0;
+    if (m_noc_ports) {
+      const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
+      queued = port_wait(m_sm_out_free[req.sm], t, ps);
+      const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
+      queued += port_wait(m_slice_in_free[static_cast<size_t>(slice)], t + queued + one_way, sps);
+      t += queued;
+    }
     const Time start = reserve_slice(slice, t + one_way, bytes);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
     m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
@@ -339,14 +359,26 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   Time done;
   const int proxy = (slice + m_num_slices / 2) % m_num_slices;
   Time ready = 0;
+  int served_by = slice;
+  Time back = one_way;  // slice -> SM
   if (far && m_config.mem.l2_remote_copy &&
       near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready)) {
     done = ready + near_way;
+    served_by = proxy;
+    back = near_way;
   } else {
     done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way);
     }
+  }
+  if (m_noc_ports) {
+    // The response leaves through the serving slice's port, then enters the SM's port.
+    const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
+    Time wait = port_wait(m_slice_out_free[static_cast<size_t>(served_by)], done - back, sps);
+    const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
+    wait += port_wait(m_sm_in_free[req.sm], done + wait, ps);
+    done += wait;
   }
   if (merge_slot) {
     *merge_slot = CoalescerEntry{req.line, done};
