@@ -22,6 +22,7 @@ void add_commands(CLI::App& app) {
   add_run_command(app);
   add_params_command(app);
   add_validate_command(app);
+  add_micro_command(app);
   add_analyze_command(app);
 }
 

@@ -16,5 +16,6 @@ void add_attention_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_params_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
+void add_micro_command(CLI::App& app);
 
 }  // namespace asyncsim::cli

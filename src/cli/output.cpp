@@ -22,6 +22,9 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--timeline-max-events", o.timeline_max_events,
                  "cap on timeline slices (later ones are dropped with a warning)")
       ->capture_default_str();
+  cmd.add_option("--timeline-sample-ns", o.timeline_sample_ns,
+                 "interval of the timeline's DRAM read/write GB/s counter tracks")
+      ->capture_default_str();
   cmd.add_option("--max-cycles", o.max_cycles, "stop with an error past this many cycles")
       ->capture_default_str();
 }
@@ -102,6 +105,7 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
   }
   RunOptions ro;
   ro.max_cycles = o.max_cycles;
+  ro.counter_sample_ns = o.timeline_sample_ns;
   const auto t0 = std::chrono::steady_clock::now();
   const SimResult r = simulate(kernel, config, ro, timeline.get());
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -13,6 +13,7 @@ namespace asyncsim {
 
 enum class SchedulerPolicy : uint8_t { kGto, kLrr };
 enum class SliceHash : uint8_t { kModulo, kXor, kIpoly };
+enum class NocModel : uint8_t { kLatency, kPorts };
 
 struct SmParams {
   int count = 0;
@@ -87,6 +88,12 @@ struct MemParams {
   int l2_coalescer_entries = 0;  // per TPC
   bool l2_remote_copy = true;    // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
+  // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
+  // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.
+  NocModel noc_model = NocModel::kPorts;
+  double noc_sm_port_bytes_per_cycle = 0;
+  double noc_slice_port_bytes_per_cycle = 0;
+  int noc_queue_bytes = 0;  // an SM's port backlog beyond which its TMA generator stalls
   double dram_clock_mhz = 0;
   int dram_channels = 0;
   double dram_bandwidth_gbs = 0;

@@ -295,6 +295,30 @@ std::vector<ParamSpec> build_specs() {
       "l2.remote_copy_probability", "-",
       "share of far reads that insert a near copy (chosen by address hash)",
       [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
+  s.push_back(ParamSpec{"noc.model", "latency|ports", "-",
+                        "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing "
+                        "and back-pressure",
+                        [](GpuConfig& c, const std::string& t, const std::string& w) {
+                          if (t == "latency") {
+                            c.mem.noc_model = NocModel::kLatency;
+                          } else if (t == "ports") {
+                            c.mem.noc_model = NocModel::kPorts;
+                          } else {
+                            throw_input_error(w, "expected latency or ports, got '{}'", t);
+                          }
+                        }});
+  s.push_back(float_param(
+      "noc.sm_port_bytes_per_cycle", "B/L2 cycle",
+      "crossbar bandwidth of one SM's port, per direction (noc.model=ports)",
+      [](GpuConfig& c) -> double& { return c.mem.noc_sm_port_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "noc.slice_port_bytes_per_cycle", "B/L2 cycle",
+      "crossbar bandwidth of one L2 slice's port, per direction (noc.model=ports)",
+      [](GpuConfig& c) -> double& { return c.mem.noc_slice_port_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(int_param(
+      "noc.queue_bytes", "bytes",
+      "backlog of an SM's crossbar port beyond which its TMA generator stalls (back-pressure)",
+      [](GpuConfig& c) -> int& { return c.mem.noc_queue_bytes; }, 0, 1 << 30));
   s.push_back(float_param(
       "dram.clock_mhz", "MHz", "DRAM command clock domain",
       [](GpuConfig& c) -> double& { return c.mem.dram_clock_mhz; }, 1, 100000));

@@ -226,7 +226,16 @@ void TmaEngine::generate(Time t) {
       start_next(t);
       continue;
     }
-    const LineRequest& r = m_requests[m_next_request++];
+    const LineRequest& r = m_requests[m_next_request];
+    if (!r.oob) {
+      // Back-pressure: the generator waits while the SM's crossbar port is backed up.
+      const Time accept = m_ctx.memory.port_accepts(m_sm, x.store, m_cursor);
+      if (accept > m_cursor) {
+        m_cursor = accept;
+        continue;
+      }
+    }
+    ++m_next_request;
     const Time cost = (x.store ? m_store_sector_ps : m_sector_ps) * std::popcount(r.sectors);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;

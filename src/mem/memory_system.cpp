@@ -54,6 +54,16 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     hp.interleave_bytes = config.mem.dram_interleave_bytes;
     m_hbm = std::make_unique<HbmSystem>(hp);
   }
+  m_noc_ports = config.mem.noc_model == NocModel::kPorts;
+  if (m_noc_ports) {
+    m_sm_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_sm_port_bytes_per_cycle;
+    m_slice_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_slice_port_bytes_per_cycle;
+    m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
+    m_sm_in_free.assign(static_cast<size_t>(config.sm.count), 0);
+    m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
+    m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
+    m_slice_out_free.assign(static_cast<size_t>(m_num_slices), 0);
+  }
   if (config.mem.l2_coalescer) {
     m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
                        config.mem.l2_coalescer_entries);
@@ -157,22 +167,39 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
   return m_ways_storage[victim];
 }
 
+void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
+  const auto i = static_cast<size_t>(t / m_bin_ps);
+  if (i >= bins.size()) {
+    bins.resize(i + 1 + bins.size() / 2, 0);
+  }
+  bins[i] += static_cast<uint64_t>(bytes);
+}
+
 Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
   const int bytes = std::popcount(mask) * m_sector_bytes;
   m_stats.dram_read_bytes += static_cast<uint64_t>(bytes);
+  Time done;
   if (m_hbm) {
     // One access per line: from the first missing sector, as many bursts as sectors missing.
     const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes) +
                           static_cast<uint64_t>(std::countr_zero(mask) * m_sector_bytes);
     const int fit = std::min(bytes, m_line_bytes - std::countr_zero(mask) * m_sector_bytes);
-    return m_hbm->access(addr, fit, false, t);
+    done = m_hbm->access(addr, fit, false, t);
+  } else {
+    done = dram_transfer(line, bytes, t) + m_dram_latency;
   }
-  return dram_transfer(line, bytes, t) + m_dram_latency;
+  if (m_bin_ps > 0) {
+    bin(m_read_bins, done, bytes);
+  }
+  return done;
 }
 
 void MemorySystem::dram_write(uint64_t line, uint8_t mask, Time t) {
   const int bytes = std::popcount(mask) * m_sector_bytes;
   m_stats.dram_write_bytes += static_cast<uint64_t>(bytes);
+  if (m_bin_ps > 0) {
+    bin(m_write_bins, t, bytes);
+  }
   if (m_hbm) {
     const int first = std::countr_zero(mask) * m_sector_bytes;
     m_hbm->access(line * static_cast<uint64_t>(m_line_bytes) + static_cast<uint64_t>(first),
@@ -305,6 +332,16 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   const Time near_way = m_half_hit;
   const Time one_way = m_half_hit + (far ? m_half_far : 0);
   if (req.write) {
+    // The data crosses the SM's outgoing port, then the slice's incoming port; the crossbar
+    // latency already holds one packet's serialization, so only the queueing adds.
+    Time queued = 0;
+    if (m_noc_ports) {
+      const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
+      queued = port_wait(m_sm_out_free[req.sm], t, ps);
+      const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
+      queued += port_wait(m_slice_in_free[static_cast<size_t>(slice)], t + queued + one_way, sps);
+      t += queued;
+    }
     const Time start = reserve_slice(slice, t + one_way, bytes);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
     m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
@@ -322,14 +359,26 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   Time done;
   const int proxy = (slice + m_num_slices / 2) % m_num_slices;
   Time ready = 0;
+  int served_by = slice;
+  Time back = one_way;  // slice -> SM
   if (far && m_config.mem.l2_remote_copy &&
       near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready)) {
     done = ready + near_way;
+    served_by = proxy;
+    back = near_way;
   } else {
     done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way);
     }
+  }
+  if (m_noc_ports) {
+    // The response leaves through the serving slice's port, then enters the SM's port.
+    const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
+    Time wait = port_wait(m_slice_out_free[static_cast<size_t>(served_by)], done - back, sps);
+    const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
+    wait += port_wait(m_sm_in_free[req.sm], done + wait, ps);
+    done += wait;
   }
   if (merge_slot) {
     *merge_slot = CoalescerEntry{req.line, done};

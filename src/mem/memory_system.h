@@ -8,6 +8,7 @@
 // a reservation horizon, so contention is modelled without per-request events.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -52,10 +53,28 @@ class MemorySystem {
   MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock);
 
   Time access(const MemRequest& req, Time t);
+  // Back-pressure (noc.model=ports): the earliest time at or after `t` at which SM `sm` may
+  // hand the crossbar another request: its outgoing port has at most noc.queue_bytes queued.
+  // Reads send only a request header out; their responses contend for the incoming port but,
+  // being reserved ahead in time (a DRAM fill's response slot lies in the future), are no
+  // backlog at the SM and do not stall it.
+  Time port_accepts(uint16_t sm, bool write, Time t) const {
+    if (m_noc_ports && write) {
+      return std::max(t, m_sm_out_free[sm] - m_queue_ps);
+    }
+    return t;
+  }
   // Writes back every dirty line (counted as DRAM writes when l2.flush_dirty_at_end is on).
   void flush_dirty(Time end);
 
   const MemStats& stats() const { return m_stats; }
+  // DRAM traffic over time for the timeline's counter tracks: bytes read (counted when the data
+  // is back in L2) and written (when the controller accepts them) per bin of `bin_ps`. Off (and
+  // free) until enabled.
+  void enable_traffic_bins(Time bin_ps) { m_bin_ps = bin_ps; }
+  Time traffic_bin_ps() const { return m_bin_ps; }
+  const std::vector<uint64_t>& dram_read_bins() const { return m_read_bins; }
+  const std::vector<uint64_t>& dram_write_bins() const { return m_write_bins; }
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
   int slice_of(uint64_t line) const;
   int partition_of_sm(int sm) const;
@@ -90,6 +109,12 @@ class MemorySystem {
   void dram_write(uint64_t line, uint8_t mask, Time t);
   Time dram_transfer(uint64_t line, int bytes, Time t);  // dram.model=simple: bus time only
   Time wait_for_mshr(int slice, Time t);
+  // Queues `bytes` on a crossbar port whose data is ready at `ready`; returns the wait.
+  Time port_wait(Time& free, Time ready, Time ps) {
+    const Time start = std::max(ready, free);
+    free = start + ps;
+    return start - ready;
+  }
 
   const GpuConfig& m_config;
   ClockDomain m_l2_clock;
@@ -110,6 +135,15 @@ class MemorySystem {
   std::vector<uint64_t> m_tags;     // same index; UINT64_MAX = invalid
   std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
+  // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
+  bool m_noc_ports = false;
+  double m_sm_port_ps_per_byte = 0;
+  double m_slice_port_ps_per_byte = 0;
+  Time m_queue_ps = 0;
+  std::vector<Time> m_sm_in_free;
+  std::vector<Time> m_sm_out_free;
+  std::vector<Time> m_slice_in_free;
+  std::vector<Time> m_slice_out_free;
   std::vector<Time> m_channel_free;
   std::unique_ptr<HbmSystem> m_hbm;  // dram.model=hbm
   // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice.
@@ -119,8 +153,12 @@ class MemorySystem {
   std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;                  // odd factor of the slice count
   std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
+  void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
+  Time m_bin_ps = 0;
+  std::vector<uint64_t> m_read_bins;
+  std::vector<uint64_t> m_write_bins;
 };
 
 }  // namespace asyncsim

@@ -6,6 +6,7 @@
 #include "mem/memory_system.h"
 #include "program/ir.h"
 #include "sim/event_queue.h"
+#include "sim/simulator.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -18,7 +19,8 @@ struct SimContext {
   EventQueue& queue;
   MemorySystem& memory;
   ClockDomain sm_clock;
-  Timeline* timeline = nullptr;  // null unless --timeline
+  Timeline* timeline = nullptr;                   // null unless --timeline
+  std::vector<IssueMark>* issue_trace = nullptr;  // RunOptions::issue_trace
 };
 
 }  // namespace asyncsim

@@ -33,20 +33,34 @@ void check_fits(const program::Kernel& k, const GpuConfig& c) {
 
 class Run {
  public:
-  Run(const program::Kernel& k, const GpuConfig& c, const RunOptions& o, Timeline* tl)
+  // `memory` may carry state from earlier kernels; this kernel launches at `begin`.
+  Run(const program::Kernel& k, const GpuConfig& c, const RunOptions& o, Timeline* tl,
+      MemorySystem& memory, Time begin, std::vector<IssueMark>* trace)
       : m_kernel(k),
         m_config(c),
         m_options(o),
         m_clock(ClockDomain::from_mhz(c.sm.clock_mhz)),
-        m_memory(c, m_clock),
-        m_ctx{c, k, m_queue, m_memory, m_clock, tl} {
+        m_memory(memory),
+        m_ctx{c, k, m_queue, m_memory, m_clock, tl},
+        m_begin(begin),
+        m_mem_before(memory.stats()) {
+    m_ctx.issue_trace = trace;
+    if (tl) {
+      if (!(o.counter_sample_ns > 0)) {
+        throw_input_error("--timeline-sample-ns", "expected a positive interval, got {}",
+                          o.counter_sample_ns);
+      }
+      m_memory.enable_traffic_bins(std::max<Time>(1, std::llround(o.counter_sample_ns * 1000)));
+    }
     m_sms.reserve(static_cast<size_t>(c.sm.count));
     for (int i = 0; i < c.sm.count; ++i) {
       m_sms.push_back(std::make_unique<Sm>(m_ctx, static_cast<uint16_t>(i)));
     }
   }
 
-  SimResult run();
+  // Runs to the end; `flush` writes back dirty lines afterwards (l2.flush_dirty_at_end).
+  SimResult run(bool flush = true);
+  Time end_time() const { return m_end; }
 
  private:
   void dispatch_initial(Time t);
@@ -56,14 +70,18 @@ class Run {
   Time finish_time() const;
   [[noreturn]] void report_deadlock(Time t) const;
   SimResult collect(Time end) const;
+  void write_counters() const;
 
   const program::Kernel& m_kernel;
   const GpuConfig& m_config;
   const RunOptions& m_options;
   ClockDomain m_clock;
   EventQueue m_queue;
-  MemorySystem m_memory;
+  MemorySystem& m_memory;
   SimContext m_ctx;
+  Time m_begin = 0;
+  Time m_end = 0;
+  MemStats m_mem_before;
   std::vector<std::unique_ptr<Sm>> m_sms;
   int64_t m_next_cta = 0;
   int64_t m_done_ctas = 0;
@@ -169,9 +187,10 @@ Time Run::finish_time() const {
   return end;
 }
 
-SimResult Run::run() {
+SimResult Run::run(bool flush) {
   check_fits(m_kernel, m_config);
-  const Time start = m_clock.cycles(m_config.sm.kernel_launch_cycles);
+  const Time start =
+      m_clock.edge_at_or_after(m_begin) + m_clock.cycles(m_config.sm.kernel_launch_cycles);
   m_queue.push(start, EventKind::kDispatch, 0);
   loop();
   if (m_done_ctas < m_kernel.num_ctas()) {
@@ -185,10 +204,34 @@ SimResult Run::run() {
   for (auto& sm : m_sms) {
     sm->close_categories(end);
   }
-  if (m_config.mem.l2_flush_dirty_at_end) {
+  if (flush && m_config.mem.l2_flush_dirty_at_end) {
     m_memory.flush_dirty(end);
   }
+  if (m_ctx.timeline) {
+    write_counters();
+  }
+  m_end = end;
   return collect(end);
+}
+
+// DRAM GB/s per sample interval (bytes per ns): a step function whose integral over time is
+// exactly the DRAM bytes counted (the sample after the last interval returns it to 0).
+void Run::write_counters() const {
+  const Time bin = m_memory.traffic_bin_ps();
+  const double bin_ns = static_cast<double>(bin) * 1e-3;
+  const auto track = [&](const char* name, const std::vector<uint64_t>& bytes) {
+    size_t n = bytes.size();
+    while (n > 0 && bytes[n - 1] == 0) {
+      --n;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      m_ctx.timeline->counter(name, static_cast<Time>(i) * bin,
+                              static_cast<double>(bytes[i]) / bin_ns);
+    }
+    m_ctx.timeline->counter(name, static_cast<Time>(n) * bin, 0);
+  };
+  track("DRAM read GB/s", m_memory.dram_read_bins());
+  track("DRAM write GB/s", m_memory.dram_write_bins());
 }
 
 SimResult Run::collect(Time end) const {
@@ -196,8 +239,9 @@ SimResult Run::collect(Time end) const {
   r.kernel = m_kernel.name;
   r.gpu = m_config.name;
   r.sm_clock_mhz = m_config.sm.clock_mhz;
-  r.cycles = static_cast<int64_t>(std::ceil(m_clock.to_cycles(end) - 1e-9));
-  r.time_us = static_cast<double>(end) * 1e-6;
+  const Time begin = m_clock.edge_at_or_after(m_begin);
+  r.cycles = static_cast<int64_t>(std::ceil(m_clock.to_cycles(end - begin) - 1e-9));
+  r.time_us = static_cast<double>(end - begin) * 1e-6;
   r.ctas = m_kernel.num_ctas();
   Time tensor_busy = 0;
   Time tma_busy = 0;
@@ -239,15 +283,25 @@ SimResult Run::collect(Time end) const {
           static_cast<int64_t>(std::llround(m_clock.to_cycles(roles[role][c])));
     }
   }
-  const MemStats& ms = m_memory.stats();
+  // This kernel's share of the memory counters (a sequence's memory system counts on).
+  MemStats ms = m_memory.stats();
+  const MemStats& b = m_mem_before;
+  ms.dram_read_bytes -= b.dram_read_bytes;
+  ms.dram_write_bytes -= b.dram_write_bytes;
+  ms.l2_read_bytes -= b.l2_read_bytes;
+  ms.l2_write_bytes -= b.l2_write_bytes;
+  ms.requests -= b.requests;
+  ms.responses -= b.responses;
+  ms.coalescer_merges -= b.coalescer_merges;
+  ms.dram_busy_ps -= b.dram_busy_ps;
   r.dram_read_bytes = ms.dram_read_bytes;
   r.dram_write_bytes = ms.dram_write_bytes;
   r.l2_read_bytes = ms.l2_read_bytes;
   r.l2_write_bytes = ms.l2_write_bytes;
-  const double span = static_cast<double>(std::max<Time>(end, 1)) * m_config.sm.count;
+  const double span = static_cast<double>(std::max<Time>(end - begin, 1)) * m_config.sm.count;
   r.tensor_active_fraction = static_cast<double>(tensor_busy) / span;
   r.tma_utilization = static_cast<double>(tma_busy) / span;
-  const double seconds = static_cast<double>(end) * 1e-12;
+  const double seconds = static_cast<double>(end - begin) * 1e-12;
   r.tflops = seconds > 0 ? r.flops / seconds * 1e-12 : 0;
   r.dram_utilization = seconds > 0 ? static_cast<double>(ms.dram_read_bytes + ms.dram_write_bytes) /
                                          (seconds * m_config.mem.dram_bandwidth_gbs * 1e9)
@@ -286,8 +340,24 @@ SimResult Run::collect(Time end) const {
 
 SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
                    const RunOptions& options, Timeline* timeline) {
-  Run run(kernel, config, options, timeline);
+  MemorySystem memory(config, ClockDomain::from_mhz(config.sm.clock_mhz));
+  Run run(kernel, config, options, timeline, memory, 0, options.issue_trace);
   return run.run();
+}
+
+std::vector<SimResult> simulate_sequence(const std::vector<const program::Kernel*>& kernels,
+                                         const GpuConfig& config, const RunOptions& options) {
+  MemorySystem memory(config, ClockDomain::from_mhz(config.sm.clock_mhz));
+  std::vector<SimResult> results;
+  Time begin = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const bool last = i + 1 == kernels.size();
+    Run run(*kernels[i], config, options, nullptr, memory, begin,
+            last ? options.issue_trace : nullptr);
+    results.push_back(run.run(last));
+    begin = run.end_time();
+  }
+  return results;
 }
 
 nlohmann::json SimResult::to_json() const {

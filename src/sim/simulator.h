@@ -6,16 +6,30 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "config/gpu_config.h"
 #include "program/ir.h"
+#include "util/time.h"
 
 namespace asyncsim {
 
 class Timeline;
 
+// One instruction issued by the traced warpgroup (warpgroup 0 of role 0 in CTA 0): the
+// simulator's clock64, used by the microbenchmarks to time what the hardware times.
+struct IssueMark {
+  Time t;
+  program::Op op;
+};
+
 struct RunOptions {
   int64_t max_cycles = 20'000'000'000;  // a runaway program stops here with an error
+  // When set, every instruction the traced warpgroup issues is appended (the last kernel of a
+  // sequence only).
+  std::vector<IssueMark>* issue_trace = nullptr;
+  // With a timeline: the interval of its DRAM read / write GB/s counter tracks.
+  double counter_sample_ns = 1000;
 };
 
 struct SimResult {
@@ -51,5 +65,12 @@ struct SimResult {
 // SM) and DeadlockError when every remaining warpgroup is blocked forever.
 SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
                    const RunOptions& options = {}, Timeline* timeline = nullptr);
+
+// Runs kernels back to back on one GPU whose memory (L2 contents, DRAM rows, every reservation
+// horizon) carries over, as consecutive launches on the hardware do: each kernel launches when
+// the previous one has finished. Each result counts its own kernel's cycles and L2/DRAM bytes;
+// dirty lines are flushed (l2.flush_dirty_at_end) after the last kernel only.
+std::vector<SimResult> simulate_sequence(const std::vector<const program::Kernel*>& kernels,
+                                         const GpuConfig& config, const RunOptions& options = {});
 
 }  // namespace asyncsim

@@ -296,6 +296,10 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
     }
   }
   const Instr& in = code[wg.pc];
+  if (m_ctx.issue_trace && wg.role == 0 && wg.vars[program::kVarCta] == 0 &&
+      wg.vars[program::kVarWg] == 0) {
+    m_ctx.issue_trace->push_back({t, in.op});
+  }
   switch (in.op) {
     case Op::kTmaLoad:
     case Op::kTmaStore:

@@ -110,7 +110,7 @@ void Timeline::write(const std::string& path) const {
   for (const auto& s : m_samples) {
     sep();
     std::fprintf(
-        f, "{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%.3f,\"args\":{\"value\":%.6g}}",
+        f, "{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%.3f,\"args\":{\"value\":%.12g}}",
         escape(m_names[s.name]).c_str(), 9999u, static_cast<double>(s.at) / period(), s.value);
   }
   std::fputs("\n]}\n", f);

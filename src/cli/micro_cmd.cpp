@@ -1,0 +1,211 @@
+// asyncsim micro NAME: runs a microbenchmark that mirrors one of validation/hw/micro/ and prints
+// the columns of its hardware CSV; with --compare, runs the points of a measured CSV and prints
+// measured vs simulated per point and a summary.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "cli/micro.h"
+#include "cli/validate.h"
+#include "util/error.h"
+
+namespace asyncsim::cli {
+namespace {
+
+struct MicroCmd {
+  std::string name;
+  std::string gpu = "h200";
+  std::vector<std::string> sets;
+  double sm_clock_mhz = 0;
+  std::string compare;
+  std::vector<std::string> where;
+  MicroOptions options;
+  int jobs = 1;
+  double tolerance_pct = 10;
+};
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, sep)) {
+    out.push_back(item);
+  }
+  return out;
+}
+
+// --where COLUMN=V1,V2: keeps the points whose COLUMN is one of the values.
+bool selected(const MicroRow& row, const std::vector<std::string>& where) {
+  for (const std::string& w : where) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw_input_error("--where " + w, "expected COLUMN=VALUE[,VALUE...]");
+    }
+    const std::string col = w.substr(0, eq);
+    const auto it = row.find(col);
+    if (it == row.end()) {
+      throw_input_error("--where " + w, "the benchmark has no column '{}'", col);
+    }
+    bool any = false;
+    for (const std::string& v : split(w.substr(eq + 1), ',')) {
+      any = any || v == it->second;
+    }
+    if (!any) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Simulates every key in parallel (each point is an independent, deterministic run).
+std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow>& keys,
+                                 const GpuConfig& c, const MicroCmd& o) {
+  std::vector<MicroRow> out(keys.size());
+  std::vector<std::string> errors(keys.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&]() {
+    for (size_t i = next++; i < keys.size(); i = next++) {
+      try {
+        out[i] = b.simulate(keys[i], c, o.options);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int j = 0; j < std::max(1, o.jobs); ++j) {
+    pool.emplace_back(work);
+  }
+  for (auto& t : pool) {
+    t.join();
+  }
+  for (const std::string& e : errors) {
+    if (!e.empty()) {
+      throw InputError("", e);
+    }
+  }
+  return out;
+}
+
+void print_row(const std::vector<std::string>& cols, const MicroRow& r) {
+  std::string line;
+  for (const std::string& c : cols) {
+    const auto it = r.find(c);
+    line += (line.empty() ? "" : ",") + (it == r.end() ? std::string() : it->second);
+  }
+  std::printf("%s\n", line.c_str());
+}
+
+int run_micro(const MicroCmd& o) {
+  const MicroBench& b = find_micro(o.name, "micro");
+  GpuConfig c = load_gpu_config(o.gpu, o.sets);
+  if (o.sm_clock_mhz != 0) {
+    apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
+  }
+  std::vector<MicroRow> keys;
+  std::vector<MicroRow> measured;
+  if (!o.compare.empty()) {
+    for (const MeasuredRow& m : read_measured_csv(o.compare)) {
+      MicroRow key;
+      for (const std::string& k : b.keys) {
+        if (!m.has(k)) {
+          throw_input_error(format_location(m.file, m.line), "no column '{}' ({} expects {})", k,
+                            b.name, fmt::join(b.keys, ", "));
+        }
+        key[k] = m.get(k);
+      }
+      if (!m.has(b.metric)) {
+        throw_input_error(format_location(m.file, m.line), "no column '{}'", b.metric);
+      }
+      if (selected(m.fields, o.where)) {
+        keys.push_back(key);
+        measured.push_back(m.fields);
+      }
+    }
+  } else {
+    for (const MicroRow& k : b.points()) {
+      if (selected(k, o.where)) {
+        keys.push_back(k);
+      }
+    }
+  }
+  if (keys.empty()) {
+    throw_input_error("--where", "no point of {} is selected", b.name);
+  }
+  const std::vector<MicroRow> sim = run_points(b, keys, c, o);
+  std::printf("# asyncsim micro %s on %s (SM clock %.0f MHz)\n", b.name.c_str(), c.name.c_str(),
+              c.sm.clock_mhz);
+  std::printf("# method: %s\n", b.method.c_str());
+  if (o.compare.empty()) {
+    std::printf("%s\n", fmt::format("{}", fmt::join(b.columns, ",")).c_str());
+    for (const MicroRow& r : sim) {
+      print_row(b.columns, r);
+    }
+    return 0;
+  }
+  std::printf("# compared with %s on %s; error = (simulated - measured) / measured\n",
+              o.compare.c_str(), b.metric.c_str());
+  std::printf("%s,measured_%s,simulated_%s,error_pct,within_%g_pct\n",
+              fmt::format("{}", fmt::join(b.keys, ",")).c_str(), b.metric.c_str(), b.metric.c_str(),
+              o.tolerance_pct);
+  double sum_abs = 0;
+  double max_abs = 0;
+  int within = 0;
+  for (size_t i = 0; i < sim.size(); ++i) {
+    const double m = std::stod(measured[i].at(b.metric));
+    const double s = std::stod(sim[i].at(b.metric));
+    const double err = m != 0 ? 100 * (s - m) / m : 0;
+    sum_abs += std::fabs(err);
+    max_abs = std::max(max_abs, std::fabs(err));
+    const bool ok = std::fabs(err) <= o.tolerance_pct;
+    within += ok ? 1 : 0;
+    std::string line;
+    for (const std::string& k : b.keys) {
+      line += keys[i].at(k) + ",";
+    }
+    std::printf("%s%s,%s,%+.1f,%s\n", line.c_str(), measured[i].at(b.metric).c_str(),
+                sim[i].at(b.metric).c_str(), err, ok ? "yes" : "no");
+  }
+  std::printf("# summary: %zu points, %d within %g %%, MAPE %.1f %%, max |error| %.1f %%\n",
+              sim.size(), within, o.tolerance_pct, sum_abs / static_cast<double>(sim.size()),
+              max_abs);
+  return 0;
+}
+
+}  // namespace
+
+void add_micro_command(CLI::App& app) {
+  auto o = std::make_shared<MicroCmd>();
+  std::string names;
+  for (const MicroBench& b : micro_benches()) {
+    names += (names.empty() ? "" : ", ") + b.name;
+  }
+  CLI::App* cmd = app.add_subcommand(
+      "micro", "run a microbenchmark mirroring validation/hw/micro/ (" + names +
+                   ") and print the hardware CSV's columns, or compare with a measured CSV");
+  cmd->add_option("name", o->name, "microbenchmark: " + names)->required();
+  cmd->add_option("--gpu", o->gpu, "GPU config: a built-in name or a YAML file")
+      ->capture_default_str();
+  cmd->add_option("--set", o->sets, "override a config parameter: key=value (repeatable)");
+  cmd->add_option("--sm-clock-mhz", o->sm_clock_mhz, "SM clock for this run");
+  cmd->add_option("--compare", o->compare,
+                  "a measured CSV (validation/data/h200/micro_NAME.csv): simulate its points and "
+                  "print measured vs simulated with the error of each");
+  cmd->add_option("--where", o->where,
+                  "only points with COLUMN=V1[,V2...] (repeatable; all must match)");
+  cmd->add_option("--max-bytes", o->options.max_bytes,
+                  "bytes a streaming point moves at most (0: the hardware's full amount)")
+      ->capture_default_str();
+  cmd->add_option("--tolerance", o->tolerance_pct, "per-point error counted as a match, %")
+      ->capture_default_str();
+  cmd->add_option("--jobs", o->jobs, "points simulated in parallel")->capture_default_str();
+  cmd->callback([o]() { set_exit_code(run_micro(*o)); });
+}
+
+}  // namespace asyncsim::cli

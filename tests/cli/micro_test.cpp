@@ -1,0 +1,155 @@
+// asyncsim micro: the simulated microbenchmarks against the committed H200 CSVs, and the
+// timeline's DRAM counter tracks.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+};
+
+Outcome run(const std::string& args) {
+  const std::string cmd = std::string(ASYNCSIM_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (p && fgets(buf.data(), buf.size(), p)) {
+    out += buf.data();
+  }
+  const int status = p ? pclose(p) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// The comparison rows (not '#' lines, not the header) split on commas.
+std::vector<std::vector<std::string>> rows(const std::string& out) {
+  std::vector<std::vector<std::string>> r;
+  std::stringstream ss(out);
+  std::string line;
+  bool header = true;
+  while (std::getline(ss, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    std::string x;
+    while (std::getline(ls, x, ',')) {
+      f.push_back(x);
+    }
+    r.push_back(f);
+  }
+  return r;
+}
+
+const std::string kData = std::string(ASYNCSIM_SOURCE_DIR) + "/validation/data/h200/";
+
+// The three regimes of the TMA latency curve (8 KB box): the L2-hit floor (4 MiB), the
+// partition transition window (40 MiB, between the 30 MiB near partition and the 60 MiB L2)
+// and the DRAM plateau (256 MiB) must come out in that order, as on the H200 (403 < 659 <
+// 1233 cycles median).
+TEST(Micro, TmaLatencyRegimesAreOrdered) {
+  const Outcome o = run("micro tma_latency --compare " + kData +
+                        "micro_tma_latency.csv --where box_bytes=8192 "
+                        "--where working_set_bytes=4194304,41943040,268435456 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 3u) << o.out;
+  // columns: box_bytes, working_set_bytes, measured, simulated, error_pct, within
+  EXPECT_EQ(r[0][2], "403");
+  EXPECT_EQ(r[2][2], "1233");
+  const double floor = std::stod(r[0][3]);
+  const double window = std::stod(r[1][3]);
+  const double plateau = std::stod(r[2][3]);
+  EXPECT_LT(floor, window) << o.out;
+  EXPECT_LT(window, plateau) << o.out;
+  // The floor is an L2 hit: within 10 % of the measured 403 cycles.
+  EXPECT_NEAR(floor, 403, 40.3) << o.out;
+  EXPECT_NE(o.out.find("# summary: 3 points"), std::string::npos) << o.out;
+}
+
+// The DRAM plateau bandwidth: 132 SMs x 16 slots x 8 KB bulk copies streaming from DRAM reach
+// 4557 GB/s on the H200; the model must be within 5 % (256 MiB streamed).
+TEST(Micro, DramStreamingBandwidthMatchesTheH200) {
+  const Outcome o = run("micro tma_bw --compare " + kData +
+                        "micro_tma_bw.csv --where copy=bulk --where src=dram --where wait=try_wait "
+                        "--where ctas_per_sm=1 --where slots=16 --max-bytes 268435456");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 1u) << o.out;
+  EXPECT_EQ(r[0][6], "4556.7");
+  EXPECT_LT(std::abs(std::stod(r[0][8])), 5.0) << o.out;
+}
+
+TEST(Micro, ListsItsColumnsAndRejectsUnknownNames) {
+  const Outcome bad = run("micro tma_nothing");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("unknown microbenchmark 'tma_nothing'; expected one of tma_latency"),
+            std::string::npos)
+      << bad.out;
+  const Outcome where = run("micro tma_size --where colour=red");
+  EXPECT_EQ(where.code, 2);
+  EXPECT_NE(where.out.find("no column 'colour'"), std::string::npos) << where.out;
+  const Outcome o = run("micro tma_size --where src=l2 --where size_bytes=128,16384");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(
+      o.out.find("copy,src,size_bytes,samples,min_cycles,p10_cycles,median_cycles,p90_cycles"),
+      std::string::npos)
+      << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0][3], "508");  // 512 samples, first 4 dropped, as on the hardware
+  // A 16 KB copy takes longer than a 128 B one.
+  EXPECT_LT(std::stoi(r[0][6]), std::stoi(r[1][6])) << o.out;
+}
+
+// The DRAM GB/s counter tracks integrate to the DRAM bytes of the stats (conservation).
+TEST(Micro, DramCounterTracksIntegrateToTheDramBytes) {
+  const std::string stats = ::testing::TempDir() + "counter_stats.json";
+  const std::string tl = ::testing::TempDir() + "counter_timeline.json";
+  const Outcome o =
+      run("gemm --m 1024 --n 1024 --k 1024 --set l2.flush_dirty_at_end=true "
+          "--timeline-sample-ns 250 --stats " +
+          stats + " --timeline " + tl);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const nlohmann::json s = nlohmann::json::parse(std::ifstream(stats));
+  const nlohmann::json t = nlohmann::json::parse(std::ifstream(tl));
+  std::map<std::string, double> integral;
+  std::map<std::string, int> samples;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "C") {
+      integral[e["name"]] += e["args"]["value"].get<double>() * 250.0;  // GB/s x ns = bytes
+      ++samples[e["name"]];
+    }
+  }
+  const double read = s["counters"]["dram.read_bytes"].get<double>();
+  const double write = s["counters"]["dram.write_bytes"].get<double>();
+  ASSERT_GT(read, 0);
+  ASSERT_GT(write, 0);
+  EXPECT_GT(samples["DRAM read GB/s"], 10);
+  EXPECT_NEAR(integral["DRAM read GB/s"], read, read * 1e-9);
+  EXPECT_NEAR(integral["DRAM write GB/s"], write, write * 1e-9);
+}
+
+TEST(Micro, TimelineSampleIntervalMustBePositive) {
+  const Outcome o = run("gemm --m 256 --n 256 --k 256 --timeline-sample-ns 0 --timeline " +
+                        ::testing::TempDir() + "x.json");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find("--timeline-sample-ns: expected a positive interval"), std::string::npos)
+      << o.out;
+}
+
+}  // namespace
