@@ -33,6 +33,10 @@ void add_gemm_command(CLI::App& app) {
                   "pipelined (Triton's software pipeline), ws (producer + consumer warpgroups), "
                   "persistent (one CTA per SM slot looping over tiles)")
       ->capture_default_str();
+  cmd->add_option("--group-m", o->spec.group_m,
+                  "persistent: tile rows per group in Triton's grouped tile order (GROUP_SIZE_M; "
+                  "1 = row-major)")
+      ->capture_default_str();
   cmd->add_option("--wgmma-serialize", o->serialize,
                   "auto (as ptxas did for Triton 3.6: each wgmma waited when N = 256), on, off")
       ->capture_default_str();

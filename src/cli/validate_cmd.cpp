@@ -32,6 +32,8 @@ bool build_row(const MeasuredRow& row, const GpuConfig& cfg, program::Kernel& ke
     s.warps = static_cast<int>(row.integer("warps"));
     s.variant =
         family == "gemm" ? workloads::GemmVariant::kPipelined : workloads::GemmVariant::kPersistent;
+    // validation/kernels/persistent_tma.py orders tiles with GROUP_SIZE_M = 8.
+    s.group_m = family == "gemm" ? 1 : 8;
     shape = fmt::format("{}x{}x{}", s.m, s.n, s.k);
     kernel = workloads::build_gemm(s, cfg);
     return true;

@@ -524,8 +524,13 @@ SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, b
     c.fp32 += 2 * tile;  // qk * qk_scale, then qk - m_ij before exp2
   }
   if (masked) {
-    c.int_ops += tile;  // column/row index compares
-    c.fp32 += tile;     // select -inf
+    // Triton: column index, the two compares (key < S, row >= key) and their AND per element,
+    // then a select: its causal builds execute 3.4-4.6 more instructions per score element and
+    // thread than the unmasked ones (ncu smsp__inst_executed of the four pairs in
+    // validation/data/h200/ncu: +110/+112 per BN=64 tile of 32 elements, +290/+293 per BN=128
+    // tile of 64). FA3 (no SASS at hand): one compare per element.
+    c.int_ops += (v == AttentionVariant::kTriton ? 3 : 1) * tile;
+    c.fp32 += tile;  // select -inf
   }
   return c;
 }

@@ -56,6 +56,9 @@ void check(const GemmSpec& s) {
   if (s.stages < 1 || s.stages > 16) {
     throw_input_error("--stages", "must be in [1, 16], got {}", s.stages);
   }
+  if (s.group_m < 1) {
+    throw_input_error("--group-m", "must be >= 1, got {}", s.group_m);
+  }
   (void)w;
 }
 
@@ -103,6 +106,7 @@ void declare(KernelBuilder& b, const GemmSpec& s, const Layout& l) {
   b.set_constant("TN", (s.n + s.bn - 1) / s.bn);
   b.set_constant("TM", (s.m + s.bm - 1) / s.bm);
   b.set_constant("G", s.warps / 4);
+  b.set_constant("GM", s.group_m);
   b.set_constant("STAGE_BYTES",
                  (static_cast<int64_t>(s.bm) + s.bn) * s.bk * program::dtype_bytes(s.dtype));
   b.set_constant("WGMMA_PER_ITER",
@@ -223,7 +227,12 @@ void build_persistent(KernelBuilder& b, const GemmSpec& s) {
   b.add_barrier("full", s.stages, 1);
   b.begin_role("main", s.warps / 4);
   b.loop("j", "0", "cdiv(TM * TN - cta, nctas)");
-  pipelined_tile(b, s, "j * KT", "(cta + j * nctas) / TN", "(cta + j * nctas) % TN");
+  // Tile t = cta + j * nctas in Triton's grouped order (_compute_pid of the tutorials): groups
+  // of GM tile rows, column-major inside a group; GM = 1 is row-major.
+  const std::string t = "(cta + j * nctas)";
+  const std::string first = "(" + t + " / (GM * TN) * GM)";
+  const std::string size = "min(TM - " + first + ", GM)";
+  pipelined_tile(b, s, "j * KT", first + " + " + t + " % " + size, t + " % (GM * TN) / " + size);
   b.end_loop();
   b.end_role();
 }

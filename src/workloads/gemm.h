@@ -28,6 +28,9 @@ struct GemmSpec {
   program::DType dtype = program::DType::kF16;
   // Whether each wgmma waits for the previous (ptxas serialisation seen in the H200 SASS).
   WgmmaSerialization wgmma_serialization = WgmmaSerialization::kAuto;
+  // Persistent variant: tiles in groups of group_m tile rows, as Triton's tutorials order them
+  // (GROUP_SIZE_M); 1 is row-major.
+  int group_m = 1;
 };
 
 // Parses "128x128x64". Throws InputError naming `flag` on a bad tile.

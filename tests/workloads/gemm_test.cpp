@@ -80,6 +80,26 @@ TEST(GemmTraffic, ClippedTilesReadEachInBoundsByteOnce) {
   EXPECT_EQ(simulate(workloads::build_gemm(s, h200), h200).dram_write_bytes, 0u);
 }
 
+// Persistent CTAs in Triton's grouped order (GROUP_SIZE_M): with groups of 3 tile rows over 10
+// (the last group has one row) every C tile is still written exactly once, so with dirty lines
+// flushed the DRAM writes are exactly C; a group size of 0 is refused.
+TEST(GemmTraffic, GroupedPersistentOrderWritesEveryTileOnce) {
+  GemmSpec s;
+  s.m = 1280;
+  s.n = 512;
+  s.k = 64;
+  s.variant = GemmVariant::kPersistent;
+  const GpuConfig cfg = load_gpu_config("h200", {"l2.flush_dirty_at_end=true"});
+  for (const int group : {1, 3, 8}) {
+    s.group_m = group;
+    const SimResult r = simulate(workloads::build_gemm(s, cfg), cfg);
+    EXPECT_EQ(r.dram_write_bytes, static_cast<uint64_t>(1280 * 512 * 2)) << "group " << group;
+    EXPECT_EQ(r.dram_read_bytes, static_cast<uint64_t>((1280 + 512) * 64 * 2)) << "group " << group;
+  }
+  s.group_m = 0;
+  EXPECT_THROW(workloads::build_gemm(s, cfg), InputError);
+}
+
 TEST(GemmTraffic, SameResultTwice) {
   GemmSpec s;
   s.m = 1024;
