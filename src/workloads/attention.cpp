@@ -239,7 +239,8 @@ KernelBuilder::ComputeOps ops_of(const SoftmaxCounts& c, int64_t smem_bytes = 0)
 
 void softmax(KernelBuilder& b, const AttentionSpec& s, bool masked) {
   const int tm = rows_per_group(s);
-  b.compute(ops_of(softmax_counts(s.variant, tm, s.bn, s.head_dim, masked)), false, "softmax");
+  b.compute(ops_of(softmax_counts(s.variant, tm, s.bn, s.head_dim, masked, s.causal)), false,
+            "softmax");
 }
 
 // One wgmma instruction per K step (as the kernels issue them), so the SM's warpgroup scheduler
@@ -513,7 +514,8 @@ constexpr int64_t kTritonScalarInstr = 108 - 12;
 // Two butterfly shuffles per row reduction (max and sum), two rows per thread in the m64 layout.
 constexpr int64_t kReductionShuffles = 2 * 2 * 2;
 
-SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked) {
+SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked,
+                             bool causal) {
   const int64_t tile = int64_t{tm} * tn;
   SoftmaxCounts c;
   c.inst = v == AttentionVariant::kTriton ? kTritonScalarInstr : kReductionShuffles;
@@ -524,12 +526,12 @@ SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, b
     c.fp32 += 2 * tile;  // qk * qk_scale, then qk - m_ij before exp2
   }
   if (masked) {
-    // Triton: column index, the two compares (key < S, row >= key) and their AND per element,
-    // then a select: its causal builds execute 3.4-4.6 more instructions per score element and
-    // thread than the unmasked ones (ncu smsp__inst_executed of the four pairs in
+    // Triton's causal mask: column index, the two compares (key < S, row >= key) and their AND
+    // per element, then a select: its causal builds execute 3.4-4.6 more instructions per score
+    // element and thread than the unmasked ones (ncu smsp__inst_executed of the four pairs in
     // validation/data/h200/ncu: +110/+112 per BN=64 tile of 32 elements, +290/+293 per BN=128
-    // tile of 64). FA3 (no SASS at hand): one compare per element.
-    c.int_ops += (v == AttentionVariant::kTriton ? 3 : 1) * tile;
+    // tile of 64). A ragged-only mask (key < S) and FA3's (no SASS at hand): one compare.
+    c.int_ops += (v == AttentionVariant::kTriton && causal ? 3 : 1) * tile;
     c.fp32 += tile;  // select -inf
   }
   return c;

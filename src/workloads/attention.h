@@ -59,11 +59,13 @@ struct SoftmaxCounts {
 // Sim-FA §VI-B: rowmax TM*TN FP32, exp2 TM*TN MUFU, rowsum TM*TN FP32, P to fp16 TM*TN CVT,
 // O rescale TM*D FP32. The Triton kernel adds the scale multiply and the max subtraction (TM*TN
 // FP32 each: its source scales before the row max). A masked tile adds TM*TN FP32 selects and
-// TM*TN integer compares (FA3) or 3*TM*TN integer operations (Triton: index, two compares,
-// their AND; ncu instruction counts). `inst` counts the instructions per thread that take issue
-// slots but no modelled pipe: the 8 shuffles of the two row reductions (FA3, no SASS at hand), or,
-// for Triton, the 96 per K/V iteration read off the H200 SASS (see kTritonScalarInstr).
-SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked);
+// TM*TN integer compares (FA3, Triton's ragged-only mask) or 3*TM*TN integer operations
+// (Triton's causal mask: index, two compares, their AND; ncu instruction counts). `inst` counts the
+// instructions per thread that take issue slots but no modelled pipe: the 8 shuffles of the two row
+// reductions (FA3, no SASS at hand), or, for Triton, the 96 per K/V iteration read off the H200
+// SASS (see kTritonScalarInstr).
+SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked,
+                             bool causal = false);
 // Final normalisation O / l (TM*D FP32, TM reciprocals on MUFU) and conversion to fp16.
 SoftmaxCounts epilogue_counts(int tm, int head_dim);
 

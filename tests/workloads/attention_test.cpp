@@ -46,9 +46,12 @@ TEST(AttentionSoftmax, TritonAndMaskingAddTheirOperations) {
   const auto masked = workloads::softmax_counts(AttentionVariant::kFa3, 64, 128, 64, true);
   EXPECT_EQ(masked.int_ops, 64 * 128);
   EXPECT_EQ(masked.fp32, 3 * 64 * 128 + 64 * 64);
-  // Triton's mask: three integer operations and a select per score (ncu instruction counts).
-  const auto triton = workloads::softmax_counts(AttentionVariant::kTriton, 64, 128, 64, true);
+  // Triton's causal mask: three integer operations and a select per score (ncu instruction
+  // counts); its ragged-only mask one compare.
+  const auto triton = workloads::softmax_counts(AttentionVariant::kTriton, 64, 128, 64, true, true);
   EXPECT_EQ(triton.int_ops, 3 * 64 * 128);
+  EXPECT_EQ(workloads::softmax_counts(AttentionVariant::kTriton, 64, 128, 64, true).int_ops,
+            64 * 128);
   EXPECT_EQ(triton.fp32, 5 * 64 * 128 + 64 * 64);
   const auto epi = workloads::epilogue_counts(64, 128);
   EXPECT_EQ(epi.fp32, 64 * 128);
