@@ -327,6 +327,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
   }
   const int slice = slice_of(req.line);
+  const int proxy = (slice + m_num_slices / 2) % m_num_slices;
+  const auto line_set = static_cast<size_t>(mix64(req.line) % static_cast<uint64_t>(m_sets));
+  prefetch_set(slice, line_set);
+  prefetch_set(proxy, line_set);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
   m_slice_stats[slice].far_accesses += far ? 1 : 0;
   const Time near_way = m_half_hit;
@@ -357,7 +361,6 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   m_stats.l2_read_bytes += static_cast<uint64_t>(bytes);
   Time done;
-  const int proxy = (slice + m_num_slices / 2) % m_num_slices;
   Time ready = 0;
   int served_by = slice;
   Time back = one_way;  // slice -> SM
