@@ -62,7 +62,9 @@ TEST(MemorySystem, SlicePortSerializesResponsesByBytesOverBandwidth) {
   EXPECT_EQ(mem.access(read(a, 0), t), t + 200 * kNs);
   EXPECT_EQ(mem.access(read(b, 1), t), t + 208 * kNs);
   // With the latency-only crossbar only the slice's own bandwidth separates them.
-  MemorySystem lat(testing::simple_gpu({"noc.model=latency"}), ClockDomain::from_mhz(1000));
+  // MemorySystem keeps a reference to its config: the config must outlive it.
+  const GpuConfig latency_cfg = testing::simple_gpu({"noc.model=latency"});
+  MemorySystem lat(latency_cfg, ClockDomain::from_mhz(1000));
   lat.access(read(a, 0), 0);
   lat.access(read(b, 1), 0);
   EXPECT_EQ(lat.access(read(a, 0), t), t + 200 * kNs);
