@@ -6,24 +6,12 @@
 #include <fstream>
 #include <string>
 
+#include "run_cli.h"
+
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-};
-
-Outcome run(const std::string& args) {
-  const std::string cmd = std::string(ASYNCSIM_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (p && fgets(buf.data(), buf.size(), p)) {
-    out += buf.data();
-  }
-  const int status = p ? pclose(p) : -1;
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using asyncsim::testing::Outcome;
+using asyncsim::testing::run;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + name;

@@ -11,24 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "run_cli.h"
+
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-};
-
-Outcome run(const std::string& args) {
-  const std::string cmd = std::string(ASYNCSIM_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (p && fgets(buf.data(), buf.size(), p)) {
-    out += buf.data();
-  }
-  const int status = p ? pclose(p) : -1;
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using asyncsim::testing::Outcome;
+using asyncsim::testing::run;
 
 // The comparison rows (not '#' lines, not the header) split on commas.
 std::vector<std::vector<std::string>> rows(const std::string& out) {
