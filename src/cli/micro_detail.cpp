@@ -1,0 +1,118 @@
+// Shared pieces of the simulated microbenchmarks (declared in micro_detail.h).
+#include "cli/micro_detail.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "program/builder.h"
+#include "sim/simulator.h"
+#include "util/error.h"
+
+namespace asyncsim::cli::micro_detail {
+
+using program::KernelBuilder;
+using program::Op;
+
+int64_t key_int(const MicroRow& r, const std::string& k) {
+  const auto it = r.find(k);
+  if (it == r.end()) {
+    throw_input_error("micro", "the point has no column '{}'", k);
+  }
+  try {
+    return std::stoll(it->second);
+  } catch (const std::exception&) {
+    throw_input_error("micro", "column '{}': expected an integer, got '{}'", k, it->second);
+  }
+}
+
+const std::string& key_str(const MicroRow& r, const std::string& k) {
+  const auto it = r.find(k);
+  if (it == r.end()) {
+    throw_input_error("micro", "the point has no column '{}'", k);
+  }
+  return it->second;
+}
+
+std::string s(int64_t v) {
+  return std::to_string(v);
+}
+
+Summary summarize(std::vector<int64_t> v) {
+  std::sort(v.begin(), v.end());
+  const auto pct = [&](double p) {
+    return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
+  };
+  double mean = 0;
+  for (const int64_t x : v) {
+    mean += static_cast<double>(x);
+  }
+  return {v.front(), pct(0.1), v[v.size() / 2], pct(0.9), mean / static_cast<double>(v.size())};
+}
+
+int64_t sm_cycles(const GpuConfig& c, Time t) {
+  return std::llround(ClockDomain::from_mhz(c.sm.clock_mhz).to_cycles(t));
+}
+
+std::vector<IssueMark> traced_run(const program::Kernel& k, const GpuConfig& c) {
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  simulate(k, c, ro);
+  return trace;
+}
+
+// Times of the traced warpgroup's instructions with op `op`, then of its EXIT.
+std::vector<Time> marks(const std::vector<IssueMark>& trace, Op op) {
+  std::vector<Time> out;
+  for (const IssueMark& m : trace) {
+    if (m.op == op || m.op == Op::kExit) {
+      out.push_back(m.t);
+    }
+  }
+  return out;
+}
+
+// Samples of "clock64 before arrive.expect_tx ... clock64 after the wait": the interval from
+// one MB_ARRIVE_EXPECT_TX to the next (the loop has nothing else), the last one to EXIT.
+std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<IssueMark>& trace) {
+  const std::vector<Time> t = marks(trace, Op::kMbArriveExpectTx);
+  std::vector<int64_t> out;
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    out.push_back(sm_cycles(c, t[i + 1] - t[i]));
+  }
+  return out;
+}
+
+// A full-chip read of [base, base + bytes): one CTA per SM streams 8 KB bulk copies through 8
+// slots, unit u = i * CTAs + cta (grid-stride, as the hardware's touch kernel), so every SM
+// touches the whole range in the order the hardware's grid-stride loop does.
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes) {
+  constexpr int64_t kUnit = 8 * kKiB;
+  constexpr int kSlots = 8;
+  const int64_t ctas = c.sm.count;
+  const int64_t units = std::max<int64_t>(1, bytes / kUnit);
+  const int64_t iters = (units + ctas - 1) / ctas;
+  KernelBuilder b("touch");
+  b.set_grid(ctas);
+  b.set_resources(32, kSlots * kUnit);
+  b.add_barrier("bar", kSlots, 1);
+  b.begin_role("main", 1);
+  b.loop("i", "0", s(iters));
+  b.if_(fmt::format("i >= {}", kSlots));
+  b.mb_wait("bar", fmt::format("i % {}", kSlots), fmt::format("(i / {} - 1) % 2", kSlots));
+  b.end_if();
+  b.mb_arrive_expect_tx("bar", fmt::format("i % {}", kSlots), s(kUnit));
+  b.bulk_load(fmt::format("{} + min(i * {} + cta, {}) * {}", base, ctas, units - 1, kUnit),
+              s(kUnit), "bar", fmt::format("i % {}", kSlots));
+  b.end_loop();
+  b.loop("k", s(std::max<int64_t>(0, iters - kSlots)), s(iters));
+  b.mb_wait("bar", fmt::format("k % {}", kSlots), fmt::format("(k / {}) % 2", kSlots));
+  b.end_loop();
+  b.end_role();
+  return b.finish();
+}
+
+}  // namespace asyncsim::cli::micro_detail

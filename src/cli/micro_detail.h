@@ -1,0 +1,54 @@
+// Shared pieces of the simulated microbenchmarks (src/cli/micro*.cpp): point columns, the
+// statistics of validation/hw/micro/common.cuh, instruction-trace timing and the full-chip
+// touch kernel, plus each benchmark's points/simulate pair for the registry in micro.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/micro.h"
+#include "program/ir.h"
+#include "sim/simulator.h"
+
+namespace asyncsim::cli::micro_detail {
+
+constexpr int64_t kKiB = 1024;
+constexpr int64_t kMiB = 1024 * 1024;
+
+int64_t key_int(const MicroRow& r, const std::string& k);
+const std::string& key_str(const MicroRow& r, const std::string& k);
+std::string s(int64_t v);
+
+// The statistics of validation/hw/micro/common.cuh: median = v[n/2], pct = v[p*(n-1)].
+struct Summary {
+  int64_t min, p10, median, p90;
+  double mean;
+};
+Summary summarize(std::vector<int64_t> v);
+
+int64_t sm_cycles(const GpuConfig& c, Time t);
+// Simulates `k` and returns the issue times of its traced warpgroup's instructions.
+std::vector<IssueMark> traced_run(const program::Kernel& k, const GpuConfig& c);
+// Times of the traced warpgroup's instructions with op `op`, then of its EXIT.
+std::vector<Time> marks(const std::vector<IssueMark>& trace, program::Op op);
+// Samples of "clock64 before arrive.expect_tx ... clock64 after the wait": the interval from
+// one MB_ARRIVE_EXPECT_TX to the next (the loop has nothing else), the last one to EXIT.
+std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<IssueMark>& trace);
+// A full-chip read of [base, base + bytes) in the hardware touch kernel's grid-stride order.
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes);
+
+// Single-CTA latency benchmarks (micro_latency.cpp).
+std::vector<MicroRow> latency_points();
+MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> size_points();
+MicroRow size_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> issue_points();
+MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+// Full-chip streaming benchmarks (micro_stream.cpp).
+std::vector<MicroRow> bw_points();
+MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> mem_points();
+MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+
+}  // namespace asyncsim::cli::micro_detail

@@ -1,0 +1,285 @@
+// Single-CTA latency microbenchmarks: tma_latency, tma_size, tma_issue.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "cli/micro_detail.h"
+#include "program/builder.h"
+#include "sim/simulator.h"
+#include "util/error.h"
+
+namespace asyncsim::cli::micro_detail {
+
+using program::KernelBuilder;
+using program::Op;
+
+// ---------------------------------------------------------------------------------------------
+// tma_latency: 1 CTA, 1 thread, 2048 tiles of a [W/8KB x 4096] fp16 tensor in random order,
+// each timed from arrive.expect_tx to the end of the wait; the working set first touched by a
+// full-chip read kernel; first 8 samples dropped.
+
+const std::vector<int64_t> kLatencyWsMb = {1,  2,  4,  8,  16, 24,  32,  40,
+                                           48, 56, 64, 80, 96, 128, 192, 256};
+
+std::vector<MicroRow> latency_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t box : {8192, 128}) {
+    for (const int64_t mb : kLatencyWsMb) {
+      out.push_back({{"box_bytes", s(box)}, {"working_set_bytes", s(mb * kMiB)}});
+    }
+  }
+  return out;
+}
+
+// The tile coordinates the hardware run used: the same generator, seed and draw order
+// (tma_latency.cu draws every point from one mt19937_64 in box-major, size-minor order).
+std::vector<std::pair<int64_t, int64_t>> latency_coords(int64_t box_bytes, int64_t ws) {
+  constexpr int kSamples = 2048;
+  constexpr int64_t kCols = 4096;
+  std::mt19937_64 rng(12345);
+  for (const int64_t bb : {8192, 128}) {
+    const int64_t bw = 64;
+    const int64_t bh = bb == 8192 ? 64 : 1;
+    for (const int64_t mb : kLatencyWsMb) {
+      const int64_t rows = mb * kMiB / (kCols * 2);
+      const auto tiles_x = static_cast<uint64_t>(kCols / bw);
+      const auto ntiles = tiles_x * static_cast<uint64_t>(rows / bh);
+      std::uniform_int_distribution<uint64_t> dist(0, ntiles - 1);
+      std::vector<uint64_t> seen;
+      std::vector<std::pair<int64_t, int64_t>> coords;
+      for (int i = 0; i < kSamples; ++i) {
+        uint64_t t = dist(rng);
+        if (ntiles > static_cast<uint64_t>(kSamples) * 4) {
+          for (int k = 0; k < 4 && std::find(seen.begin(), seen.end(), t) != seen.end(); ++k) {
+            t = dist(rng);
+          }
+        }
+        seen.push_back(t);
+        coords.emplace_back(static_cast<int64_t>(t % tiles_x) * bw,
+                            static_cast<int64_t>(t / tiles_x) * bh);
+      }
+      if (bb == box_bytes && mb * kMiB == ws) {
+        return coords;
+      }
+    }
+  }
+  throw_input_error("micro tma_latency",
+                    "no hardware point with box_bytes={} working_set_bytes={} (boxes 8192, 128; "
+                    "working sets 1..256 MiB as in tma_latency.cu)",
+                    box_bytes, ws);
+}
+
+MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const int64_t box = key_int(key, "box_bytes");
+  const int64_t ws = key_int(key, "working_set_bytes");
+  const auto coords = latency_coords(box, ws);
+  KernelBuilder b("tma_latency");
+  b.set_resources(32, 8192 + 16);
+  program::TensorMap m;
+  m.name = "T";
+  m.rank = 2;
+  m.dims = {4096, ws / 8192, 0, 0, 0};
+  m.strides = {2, 8192, 0, 0, 0};
+  m.box = {64, box == 8192 ? 64 : 1, 0, 0, 0};
+  b.add_map(m);
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  for (size_t i = 0; i < coords.size(); ++i) {
+    b.mb_arrive_expect_tx("bar", "0", s(box));
+    b.tma_load("T", {s(coords[i].first), s(coords[i].second)}, "bar", "0");
+    b.mb_wait("bar", "0", s(static_cast<int64_t>(i % 2)));
+  }
+  b.end_role();
+  const program::Kernel lat = b.finish();
+  const program::Kernel touch = touch_kernel(c, 0, ws);
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  simulate_sequence({&touch, &lat}, c, ro);
+  std::vector<int64_t> v = iteration_cycles(c, trace);
+  v.erase(v.begin(), v.begin() + 8);
+  const Summary sm = summarize(v);
+  return {{"box_bytes", s(box)},
+          {"working_set_bytes", s(ws)},
+          {"samples", s(static_cast<int64_t>(v.size()))},
+          {"min_cycles", s(sm.min)},
+          {"p10_cycles", s(sm.p10)},
+          {"median_cycles", s(sm.median)},
+          {"p90_cycles", s(sm.p90)},
+          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// tma_size: 1 CTA, 1 thread, 512 bulk copies of S bytes each timed alone; src=l2: the same
+// source every sample; src=dram: fresh sources 1 MiB + 4 KiB apart in a cold L2; first 4
+// samples dropped.
+
+const std::vector<int64_t> kSizes = {128,  256,  384,  512,  768,  1024,  1536,
+                                     2048, 3072, 4096, 6144, 8192, 12288, 16384};
+
+std::vector<MicroRow> size_points() {
+  std::vector<MicroRow> out;
+  for (const char* src : {"l2", "dram"}) {
+    for (const int64_t sz : kSizes) {
+      out.push_back({{"copy", "bulk"}, {"src", src}, {"size_bytes", s(sz)}});
+    }
+  }
+  return out;
+}
+
+MicroRow size_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& src = key_str(key, "src");
+  const int64_t size = key_int(key, "size_bytes");
+  if (src != "l2" && src != "dram") {
+    throw_input_error("micro tma_size", "src: expected l2 or dram, got '{}'", src);
+  }
+  const auto it = std::find(kSizes.begin(), kSizes.end(), size);
+  if (it == kSizes.end() || size % 16 != 0) {
+    throw_input_error("micro tma_size", "size_bytes {} is not a size of tma_size.cu", size);
+  }
+  constexpr int kSamples = 512;
+  const int64_t big = 2048 * kMiB;
+  // tma_size.cu: dram_base advances by 2 * 16384 + 128 per size; step 1 MiB + 4 KiB.
+  const int64_t base = (it - kSizes.begin()) * (2 * 16384 + 128);
+  const int64_t step = src == "l2" ? 0 : kMiB + 4096;
+  const int64_t wrap = src == "l2" ? 1 : big - base - 32768;
+  KernelBuilder b("tma_size");
+  b.set_resources(32, 16384 + 16);
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  b.loop("i", "0", s(kSamples));
+  b.mb_arrive_expect_tx("bar", "0", s(size));
+  b.bulk_load(src == "l2" ? "0" : fmt::format("{} + (i * {}) % {}", base, step, wrap), s(size),
+              "bar", "0");
+  b.mb_wait("bar", "0", "i % 2");
+  b.end_loop();
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const std::vector<IssueMark> trace = traced_run(k, c);
+  std::vector<int64_t> v = iteration_cycles(c, trace);
+  v.erase(v.begin(), v.begin() + 4);
+  const Summary sm = summarize(v);
+  return {{"copy", "bulk"},
+          {"src", src},
+          {"size_bytes", s(size)},
+          {"samples", s(static_cast<int64_t>(v.size()))},
+          {"min_cycles", s(sm.min)},
+          {"p10_cycles", s(sm.p10)},
+          {"median_cycles", s(sm.median)},
+          {"p90_cycles", s(sm.p90)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// tma_issue: 1 CTA, 1 thread, 9 repetitions (first dropped) of: arrive.expect_tx(n * bytes),
+// clock, n back-to-back copies to distinct slots on one mbarrier, clock, wait, clock.
+
+struct IssueKind {
+  const char* name;
+  bool tensor;
+  int64_t bytes;
+};
+constexpr IssueKind kIssueKinds[] = {
+    {"bulk", false, 1024}, {"bulk", false, 4096}, {"tensor2d", true, 4096}};
+
+std::vector<MicroRow> issue_points() {
+  std::vector<MicroRow> out;
+  for (const char* src : {"l2", "dram"}) {
+    for (const IssueKind& k : kIssueKinds) {
+      for (int n = 0; n <= 32; ++n) {
+        out.push_back({{"copy", k.name}, {"src", src}, {"bytes_each", s(k.bytes)}, {"n", s(n)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& copy = key_str(key, "copy");
+  const std::string& src = key_str(key, "src");
+  const int64_t bytes = key_int(key, "bytes_each");
+  const int64_t n = key_int(key, "n");
+  int kind = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (copy == kIssueKinds[i].name && bytes == kIssueKinds[i].bytes) {
+      kind = i;
+    }
+  }
+  if (kind < 0 || (src != "l2" && src != "dram") || n < 0 || n > 32) {
+    throw_input_error("micro tma_issue",
+                      "no point copy={} src={} bytes_each={} n={} in tma_issue.cu (bulk 1024 / "
+                      "4096, tensor2d 4096; src l2 or dram; n 0..32)",
+                      copy, src, bytes, n);
+  }
+  constexpr int kReps = 9;
+  const bool fresh = src == "dram";
+  // tma_issue.cu's fresh regions: fresh_base_bytes grows by 20 KiB per (kind, n) run in dram
+  // mode; the tensor runs take a new column per run and a new row range every 64 runs.
+  const int64_t run = kind * 33 + n;
+  const int64_t bulk_base = fresh ? (run * (4096 + 16384)) % (1024 * kMiB) + 64 * (n % 16) : 0;
+  const int64_t cx0 = fresh ? (n % 64) * 64 : 0;
+  const int64_t row_off = fresh ? ((n / 64) % 8) * 10240 : 0;
+  const int64_t rows = 2048 * kMiB / 8192;
+  KernelBuilder b("tma_issue");
+  b.set_resources(32, 32 * 4096 + 16);
+  program::TensorMap m;
+  m.name = "T";
+  m.rank = 2;
+  m.dims = {4096, rows - row_off, 0, 0, 0};
+  m.strides = {2, 8192, 0, 0, 0};
+  m.box = {64, 32, 0, 0, 0};
+  m.base = static_cast<uint64_t>(row_off * 8192);
+  b.add_map(m);
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  b.loop("r", "0", s(kReps));
+  b.mb_arrive_expect_tx("bar", "0", s(bytes * n));
+  const std::string t0i = fresh ? fmt::format("r * {}", n) : "0";
+  for (int64_t k = 0; k < n; ++k) {
+    const std::string t = fmt::format("({} + {})", t0i, k);
+    if (kIssueKinds[kind].tensor) {
+      b.tma_load("T", {fmt::format("{} + ({} / 4096) % 64 * 64", cx0, t), t + " % 4096 * 32"},
+                 "bar", "0");
+    } else {
+      b.bulk_load(fmt::format("{} + {} * {}", bulk_base, t, 256 * kKiB), s(bytes), "bar", "0");
+    }
+  }
+  b.mb_wait("bar", "0", "r % 2");
+  b.end_loop();
+  b.end_role();
+  const program::Kernel kern = b.finish();
+  const std::vector<IssueMark> trace = traced_run(kern, c);
+  // Per repetition: t0 = the instruction after MB_ARRIVE_EXPECT_TX, t1 = the MB_WAIT, t2 = the
+  // next repetition's MB_ARRIVE_EXPECT_TX (or EXIT).
+  std::vector<int64_t> issue, complete;
+  for (size_t i = 0; i < trace.size(); ++i) {
+    if (trace[i].op != Op::kMbArriveExpectTx) {
+      continue;
+    }
+    const Time t0 = trace[i + 1].t;
+    size_t j = i + 1;
+    while (trace[j].op != Op::kMbWait) {
+      ++j;
+    }
+    const Time t1 = trace[j].t;
+    const Time t2 = trace[j + 1].t;
+    issue.push_back(sm_cycles(c, t1 - t0));
+    complete.push_back(sm_cycles(c, t2 - t0));
+  }
+  issue.erase(issue.begin());
+  complete.erase(complete.begin());
+  const Summary si = summarize(issue);
+  const Summary sc = summarize(complete);
+  return {{"copy", copy},
+          {"src", src},
+          {"bytes_each", s(bytes)},
+          {"n", s(n)},
+          {"samples", s(static_cast<int64_t>(issue.size()))},
+          {"issue_cycles_median", s(si.median)},
+          {"complete_cycles_median", s(sc.median)},
+          {"issue_cycles_min", s(si.min)},
+          {"complete_cycles_min", s(sc.min)}};
+}
+
+}  // namespace asyncsim::cli::micro_detail

@@ -1,0 +1,277 @@
+// Full-chip streaming microbenchmarks: tma_bw, mem_bw.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "cli/micro_detail.h"
+#include "program/builder.h"
+#include "sim/simulator.h"
+#include "util/error.h"
+
+namespace asyncsim::cli::micro_detail {
+
+using program::KernelBuilder;
+using program::Op;
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: every SM runs ctas_per_sm CTAs of one issuing thread; each CTA keeps `slots`
+// copies in flight (one mbarrier per slot, a slot reissued when its copy completed); copy j of
+// CTA b is unit (b + j * CTAs) mod T of the buffer (tma_bw.cu's grid-stride order).
+
+enum class CopyKind { kBulk, kTensor1d, kTensor2d, kTensor3d };
+
+struct Stream {
+  CopyKind kind = CopyKind::kBulk;
+  int64_t bytes = 8192;  // per copy
+  int slots = 16;
+  int ctas_per_sm = 1;
+  int64_t buffer = 0;  // bytes
+  int64_t passes = 1;
+  int64_t store_offset = -1;  // >= 0: each loaded unit is stored back at +offset (a copy)
+};
+
+program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::string& name) {
+  const int64_t ctas = int64_t{c.sm.count} * st.ctas_per_sm;
+  const int64_t units = st.buffer / st.bytes;
+  const int64_t total = units * st.passes;
+  const int S = st.slots;
+  KernelBuilder b(name);
+  b.set_grid(ctas);
+  b.set_resources(32, S * st.bytes + 8 * S);
+  program::TensorMap m;
+  m.name = "T";
+  switch (st.kind) {
+    case CopyKind::kBulk:
+      break;
+    case CopyKind::kTensor1d:
+      // A u64 box of 256 (2 KB, contiguous): the same lines as two 1 KB f32 rows.
+      m.dtype = program::DType::kF32;
+      m.rank = 2;
+      m.dims = {256, st.buffer / 1024, 0, 0, 0};
+      m.strides = {4, 1024, 0, 0, 0};
+      m.box = {256, 2, 0, 0, 0};
+      break;
+    case CopyKind::kTensor2d:
+      m.rank = 2;
+      m.dims = {4096, st.buffer / 8192, 0, 0, 0};
+      m.strides = {2, 8192, 0, 0, 0};
+      m.box = {64, 64, 0, 0, 0};
+      break;
+    case CopyKind::kTensor3d:
+      m.rank = 3;
+      m.dims = {4096, 16, st.buffer / (8192 * 16), 0, 0};
+      m.strides = {2, 8192, 8192 * 16, 0, 0};
+      m.box = {64, 8, 8, 0, 0};
+      break;
+  }
+  if (st.kind != CopyKind::kBulk) {
+    b.add_map(m);
+  }
+  b.add_barrier("bar", S, 1);
+  b.begin_role("main", 1);
+  const std::string count = fmt::format("cdiv({} - cta, {})", total, ctas);
+  b.loop("j", "0", count);
+  const std::string slot = fmt::format("j % {}", S);
+  const std::string u = fmt::format("((cta + j * {}) % {})", ctas, units);
+  b.if_(fmt::format("j >= {}", S));
+  b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", S));
+  if (st.store_offset >= 0) {
+    const std::string prev = fmt::format("((cta + (j - {}) * {}) % {})", S, ctas, units);
+    b.bulk_store(fmt::format("{} + {} * {}", st.store_offset, prev, st.bytes), s(st.bytes));
+    b.tma_store_wait(s(S - 1));
+  }
+  b.end_if();
+  b.mb_arrive_expect_tx("bar", slot, s(st.bytes));
+  switch (st.kind) {
+    case CopyKind::kBulk:
+      b.bulk_load(fmt::format("{} * {}", u, st.bytes), s(st.bytes), "bar", slot);
+      break;
+    case CopyKind::kTensor1d:
+      b.tma_load("T", {"0", u + " * 2"}, "bar", slot);
+      break;
+    case CopyKind::kTensor2d:
+      b.tma_load("T", {u + " % 64 * 64", u + " / 64 * 64"}, "bar", slot);
+      break;
+    case CopyKind::kTensor3d:
+      b.tma_load("T", {u + " % 64 * 64", u + " / 64 % 2 * 8", u + " / 128 * 8"}, "bar", slot);
+      break;
+  }
+  b.end_loop();
+  b.loop("k", fmt::format("max(0, {} - {})", count, S), count);
+  b.mb_wait("bar", fmt::format("k % {}", S), fmt::format("(k / {}) % 2", S));
+  if (st.store_offset >= 0) {
+    b.bulk_store(
+        fmt::format("{} + ((cta + k * {}) % {}) * {}", st.store_offset, ctas, units, st.bytes),
+        s(st.bytes));
+  }
+  b.end_loop();
+  if (st.store_offset >= 0) {
+    b.tma_store_wait("0");
+  }
+  b.end_role();
+  return b.finish();
+}
+
+// Runs the stream (after a one-pass warm-up when `warm`) and returns its time in us.
+double stream_us(const GpuConfig& c, const Stream& st, bool warm) {
+  const program::Kernel k = stream_kernel(c, st, "stream");
+  if (!warm) {
+    return simulate(k, c).time_us;
+  }
+  Stream w = st;
+  w.passes = 1;
+  w.store_offset = -1;
+  const program::Kernel warmup = stream_kernel(c, w, "warmup");
+  return simulate_sequence({&warmup, &k}, c).back().time_us;
+}
+
+std::vector<MicroRow> bw_points() {
+  std::vector<MicroRow> out;
+  const auto add = [&](const char* copy, const char* src, const char* wait, int ctas, int bytes,
+                       int slots) {
+    out.push_back({{"copy", copy},
+                   {"src", src},
+                   {"wait", wait},
+                   {"ctas_per_sm", s(ctas)},
+                   {"bytes_per_copy", s(bytes)},
+                   {"slots", s(slots)}});
+  };
+  for (const char* src : {"dram", "l2"}) {
+    add("bulk", src, "try_wait", 1, 8192, 16);
+    add("tensor1d", src, "try_wait", 1, 2048, 64);
+    add("tensor2d", src, "try_wait", 1, 8192, 16);
+    add("tensor3d", src, "try_wait", 1, 8192, 16);
+    add("bulk", src, "test_wait", 1, 8192, 16);
+    add("tensor2d", src, "test_wait", 1, 8192, 16);
+    add("bulk", src, "try_wait", 1, 8192, 2);
+    add("bulk", src, "try_wait", 1, 8192, 4);
+    add("bulk", src, "try_wait", 1, 8192, 8);
+    add("bulk", src, "try_wait", 2, 8192, 8);
+    add("bulk", src, "try_wait", 4, 8192, 4);
+    add("bulk", src, "try_wait", 8, 8192, 2);
+    add("bulk", src, "try_wait", 1, 16384, 8);
+    add("bulk", src, "try_wait", 1, 4096, 32);
+    add("tensor1d", src, "try_wait", 4, 2048, 16);
+    add("tensor2d", src, "try_wait", 4, 8192, 4);
+  }
+  return out;
+}
+
+MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  const std::string& copy = key_str(key, "copy");
+  const std::string& src = key_str(key, "src");
+  Stream st;
+  if (copy == "bulk") {
+    st.kind = CopyKind::kBulk;
+  } else if (copy == "tensor1d") {
+    st.kind = CopyKind::kTensor1d;
+  } else if (copy == "tensor2d") {
+    st.kind = CopyKind::kTensor2d;
+  } else if (copy == "tensor3d") {
+    st.kind = CopyKind::kTensor3d;
+  } else {
+    throw_input_error("micro tma_bw",
+                      "copy: expected bulk, tensor1d, tensor2d or tensor3d, got '{}'", copy);
+  }
+  if (src != "dram" && src != "l2") {
+    throw_input_error("micro tma_bw", "src: expected dram or l2, got '{}'", src);
+  }
+  st.bytes = key_int(key, "bytes_per_copy");
+  st.slots = static_cast<int>(key_int(key, "slots"));
+  st.ctas_per_sm = static_cast<int>(key_int(key, "ctas_per_sm"));
+  const int64_t expect = st.kind == CopyKind::kTensor1d ? 2048 : 0;
+  if ((expect != 0 && st.bytes != expect) ||
+      (st.kind != CopyKind::kBulk && st.kind != CopyKind::kTensor1d && st.bytes != 8192) ||
+      st.bytes % 16 != 0 || st.bytes <= 0 || st.slots < 1 || st.slots > 64 || st.ctas_per_sm < 1) {
+    throw_input_error("micro tma_bw", "unsupported point copy={} bytes_per_copy={} slots={}", copy,
+                      st.bytes, st.slots);
+  }
+  // dram: 4 GiB read once; l2: 32 MiB read 256 times (8 GiB), after a warm-up launch.
+  const auto cap = static_cast<int64_t>(o.max_bytes);
+  if (src == "dram") {
+    st.buffer = 4096 * kMiB;
+    if (cap > 0) {
+      st.buffer = std::min(st.buffer, std::max<int64_t>(cap / (8192 * 16) * (8192 * 16), 8 * kMiB));
+    }
+  } else {
+    st.buffer = 32 * kMiB;
+    st.passes = cap > 0 ? std::clamp<int64_t>(cap / st.buffer, 2, 256) : 256;
+  }
+  const int64_t moved = st.buffer * st.passes;
+  const double us = stream_us(c, st, src == "l2");
+  const double gbps = static_cast<double>(moved) / us * 1e-3;
+  return {{"copy", copy},
+          {"src", src},
+          {"wait", key_str(key, "wait")},
+          {"ctas_per_sm", s(st.ctas_per_sm)},
+          {"bytes_per_copy", s(st.bytes)},
+          {"slots", s(st.slots)},
+          {"inflight_bytes_per_sm", s(st.bytes * st.slots * st.ctas_per_sm)},
+          {"buffer_bytes", s(st.buffer)},
+          {"bytes_moved", s(moved)},
+          {"median_us", fmt::format("{:.2f}", us)},
+          {"median_gbps", fmt::format("{:.1f}", gbps)},
+          {"best_gbps", fmt::format("{:.1f}", gbps)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// mem_bw: the hardware streams with ld.global.cg / st.cs from 8 CTAs x 256 threads per SM; the
+// simulator has no per-thread load path, so each CTA streams the same bytes with bulk copies of
+// 4 KB through a ring of 4 slots (128 KiB in flight per SM, where tma_bw saturates).
+
+std::vector<MicroRow> mem_points() {
+  std::vector<MicroRow> out = {{{"test", "dram_read"}, {"buffer_bytes", s(4096 * kMiB)}},
+                               {{"test", "dram_copy_rw"}, {"buffer_bytes", s(2048 * kMiB)}}};
+  for (const int64_t mb : {2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 96}) {
+    out.push_back({{"test", "l2_read"}, {"buffer_bytes", s(mb * kMiB)}});
+  }
+  return out;
+}
+
+MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  const std::string& test = key_str(key, "test");
+  const int64_t buffer = key_int(key, "buffer_bytes");
+  const auto cap = static_cast<int64_t>(o.max_bytes);
+  Stream st;
+  st.kind = CopyKind::kBulk;
+  st.bytes = 4096;
+  st.slots = 4;
+  st.ctas_per_sm = 8;
+  int64_t moved = 0;
+  bool warm = false;
+  if (test == "dram_read") {
+    st.buffer = cap > 0 ? std::min(buffer, cap) : buffer;
+    moved = st.buffer;
+  } else if (test == "dram_copy_rw") {
+    st.buffer = cap > 0 ? std::min(buffer, cap / 2) : buffer;
+    st.store_offset = 2048 * kMiB;  // the destination buffer
+    moved = 2 * st.buffer;
+  } else if (test == "l2_read") {
+    st.buffer = buffer;
+    const int64_t want = cap > 0 ? std::min(cap, 8192 * kMiB) : 8192 * kMiB;
+    st.passes = std::max<int64_t>(2, want / buffer);
+    moved = st.buffer * st.passes;
+    warm = true;
+  } else {
+    throw_input_error("micro mem_bw", "test: expected dram_read, dram_copy_rw or l2_read, got '{}'",
+                      test);
+  }
+  if (st.buffer % (st.bytes * c.sm.count) != 0 && test != "l2_read") {
+    st.buffer -= st.buffer % st.bytes;
+  }
+  const double us = stream_us(c, st, warm);
+  const double gbps = static_cast<double>(moved) / us * 1e-3;
+  return {{"test", test},
+          {"buffer_bytes", s(buffer)},
+          {"bytes_per_launch", s(moved)},
+          {"launches", "1"},
+          {"median_us", fmt::format("{:.2f}", us)},
+          {"best_us", fmt::format("{:.2f}", us)},
+          {"median_gbps", fmt::format("{:.1f}", gbps)},
+          {"best_gbps", fmt::format("{:.1f}", gbps)},
+          {"sm_mhz_in_kernel", fmt::format("{:.0f}", c.sm.clock_mhz)}};
+}
+
+}  // namespace asyncsim::cli::micro_detail
