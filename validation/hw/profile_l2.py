@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Where the L2 traffic of a GEMM comes from on the H200: Nsight Compute's L2 (lts) counters
+split by source unit (SMs via tex vs the inter-partition fabric), by operation, by hit/miss,
+plus the L2 clock and the sector throughput peak. Used to check the simulator's request
+coalescing and far-partition model (issue 4/5), not to fit anything.
+
+  python3 validation/hw/profile_l2.py --out DIR
+
+Writes DIR/l2_raw.csv (ncu --page raw, one row per launch, base units), DIR/l2_cases.json
+(the cases, in launch order), DIR/l2_metrics.txt (the metrics asked for and those the installed
+ncu knows), DIR/query_metrics.txt (ncu --query-metrics-mode all for the device's chip).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from validation.hw import attention as attn  # noqa: E402
+from validation.hw import gemm as gm  # noqa: E402
+from validation.hw.common import NCU_FLAGS, log  # noqa: E402
+
+WANTED = [
+    "gpu__time_duration.sum", "gpc__cycles_elapsed.max", "sm__cycles_elapsed.avg.per_second",
+    "lts__cycles_elapsed.avg", "lts__cycles_elapsed.avg.per_second",
+    "lts__t_bytes.sum", "lts__t_sectors.sum", "lts__t_sectors.sum.peak_sustained", "lts__t_requests.sum",
+    "lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum",
+    "lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum",
+    "lts__t_sectors_srcunit_tex.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum", "lts__t_requests_srcunit_tex_op_read.sum",
+    "lts__t_requests_srcunit_tex.sum",
+    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum",
+    "lts__t_sectors_srcunit_ltcfabric.sum", "lts__t_sectors_srcunit_ltcfabric_op_read.sum",
+    "lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum", "lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum",
+    "lts__t_requests_srcunit_ltcfabric.sum",
+    "lts__t_sectors_srcnode_gpc.sum", "lts__t_sectors_srcnode_fbp.sum",
+    "lts__d_sectors.sum", "lts__d_sectors_fill_device.sum",
+    "lts__t_sectors_srcunit_tex_aperture_device_op_read.sum",
+    "lts__ltcfabric2lts_cycles_active.sum", "lts__lts2xbar_cycles_active.sum", "lts__xbar2lts_cycles_active.sum",
+    "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__bytes_read.sum", "dram__bytes_write.sum",
+    "l1tex__m_xbar2l1tex_read_bytes.sum", "sm__ctas_launched.sum",
+]
+
+
+def cases():
+    out = []
+    for (M, N, K) in [(128, 128, 512), (1024, 1024, 1024), (256, 256, 4096), (2048, 1024, 4096),
+                      (4096, 2048, 2048), (5120, 1280, 5120), (8192, 2048, 8192), (4096, 4096, 4096),
+                      (3000, 5000, 1000), (384, 8192, 8192), (1024, 2048, 8192)]:
+        for v in ("128x128x64_s3_w4", "128x256x64_s3_w8"):
+            out.append(dict(family="gemm", kernel="gemm", variant=v, M=M, N=N, K=K))
+    for D in (64, 128):
+        out.append(dict(family="attention", kernel="attention", variant="bm128_bn64_s3_w8", B=1, H=32, HKV=32,
+                        S=4096, SKV=4096, D=D, BM=128, BN=64, stages=3, warps=8, causal=0))
+    return out
+
+
+def child(path):
+    import torch
+    cs = json.load(open(path))
+    num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for c in cs:
+        if c["family"] == "attention":
+            q, k, v, o = attn.inputs(c)
+            torch.cuda.synchronize()
+            attn.launch(c, q, k, v, o)
+        else:
+            a, b, o = gm.inputs(c)
+            torch.cuda.synchronize()
+            gm.launch(c, a, b, o, num_sms)
+        torch.cuda.synchronize()
+    print("child: done", flush=True)
+
+
+def known_metrics(out):
+    q = subprocess.run(["ncu", "--query-metrics", "--query-metrics-mode", "all", "--chip", "gh100"],
+                       capture_output=True, text=True)
+    open(os.path.join(out, "query_metrics.txt"), "w").write(q.stdout + q.stderr)
+    names = set()
+    for line in q.stdout.splitlines():
+        tok = line.split()
+        if tok:
+            names.add(tok[0])
+    keep = []
+    for m in WANTED:
+        base = m.split(".")[0]
+        if m in names or base in names:
+            keep.append(m)
+    return keep
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--child")
+    args = ap.parse_args()
+    if args.child:
+        return child(args.child)
+    os.makedirs(args.out, exist_ok=True)
+    cs = cases()
+    cpath = os.path.join(args.out, "l2_cases.json")
+    json.dump(cs, open(cpath, "w"), indent=1)
+    keep = known_metrics(args.out)
+    open(os.path.join(args.out, "l2_metrics.txt"), "w").write(
+        "asked:\n" + "\n".join(WANTED) + "\n\nknown to this ncu:\n" + "\n".join(keep) + "\n")
+    log(f"metrics known {len(keep)}/{len(WANTED)}: missing {sorted(set(WANTED) - set(keep))}")
+    rep = os.path.join("/tmp", "l2prof")
+    cmd = ["ncu"] + NCU_FLAGS + ["--metrics", ",".join(keep),
+                                 "--kernel-name", "regex:^(attn_fwd_kernel|gemm_tma_kernel)$", "--force-overwrite",
+                                 "-o", rep, sys.executable, os.path.abspath(__file__), "--out", args.out,
+                                 "--child", cpath]
+    log("RUN " + " ".join(cmd))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    log((p.stdout + p.stderr)[-4000:])
+    imp = subprocess.run(["ncu", "--import", rep + ".ncu-rep", "--csv", "--page", "raw", "--print-units",
+                          "base"], capture_output=True, text=True)
+    open(os.path.join(args.out, "l2_raw.csv"), "w").write(imp.stdout)
+    log(f"raw rows: {imp.stdout.count(chr(10))} {imp.stderr[-500:]}")
+
+
+if __name__ == "__main__":
+    main()
