@@ -13,6 +13,8 @@ namespace asyncsim {
 
 enum class SchedulerPolicy : uint8_t { kGto, kLrr };
 enum class SliceHash : uint8_t { kModulo, kXor, kIpoly };
+// Which SMs share one L2 request coalescer: the two SMs of a TPC, or every SM of a GPC.
+enum class CoalescerScope : uint8_t { kTpc, kGpc };
 enum class NocModel : uint8_t { kLatency, kPorts };
 
 struct SmParams {
@@ -84,8 +86,9 @@ struct MemParams {
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;
   bool l2_flush_dirty_at_end = true;
-  bool l2_coalescer = true;      // merge in-flight duplicate reads of an SM pair (TPC)
-  int l2_coalescer_entries = 0;  // per TPC
+  bool l2_coalescer = true;      // merge in-flight duplicate reads of SMs sharing a coalescer
+  int l2_coalescer_entries = 0;  // per coalescer
+  CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;    // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a

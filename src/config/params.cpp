@@ -283,6 +283,17 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(bool_param(
       "l2.coalescer", "merge duplicate in-flight line reads from the two SMs of a TPC (Sim-FA LRC)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_coalescer; }));
+  s.push_back(ParamSpec{"l2.coalescer_scope", "tpc|gpc", "-",
+                        "SMs whose reads share one request coalescer: the two SMs of a TPC, or a GPC",
+                        [](GpuConfig& c, const std::string& t, const std::string& w) {
+                          if (t == "tpc") {
+                            c.mem.l2_coalescer_scope = CoalescerScope::kTpc;
+                          } else if (t == "gpc") {
+                            c.mem.l2_coalescer_scope = CoalescerScope::kGpc;
+                          } else {
+                            throw_input_error(w, "expected tpc or gpc, got '{}'", t);
+                          }
+                        }});
   s.push_back(int_param(
       "l2.coalescer_entries", "lines",
       "in-flight reads the coalescer of one TPC tracks (direct-mapped)",

@@ -72,8 +72,11 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_slice_out_free.assign(static_cast<size_t>(m_num_slices), 0);
   }
   if (config.mem.l2_coalescer) {
-    m_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) *
-                       config.mem.l2_coalescer_entries);
+    const int groups = config.mem.l2_coalescer_scope == CoalescerScope::kGpc
+                           ? config.sm.gpcs
+                           : (config.sm.count + 1) / 2;
+    m_coalescer.resize(static_cast<size_t>(groups) *
+                       static_cast<size_t>(config.mem.l2_coalescer_entries));
   }
 }
 
@@ -135,6 +138,12 @@ int MemorySystem::slice_of(uint64_t line) const {
 
 // SMs pair up into TPCs (2j, 2j+1); TPCs are spread over the GPCs round-robin, and the first
 // half of the GPCs attach to L2 partition 0.
+// TPC t (SMs 2t, 2t+1) sits in GPC t mod sm.gpcs, as partition_of_sm assumes.
+int MemorySystem::coalescer_of_sm(int sm) const {
+  return m_config.mem.l2_coalescer_scope == CoalescerScope::kGpc ? (sm / 2) % m_config.sm.gpcs
+                                                                 : sm / 2;
+}
+
 int MemorySystem::partition_of_sm(int sm) const {
   const int gpc = (sm / 2) % m_config.sm.gpcs;
   return gpc < m_config.sm.gpcs / 2 ? 0 : 1;
@@ -327,7 +336,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   if (!req.write && !m_coalescer.empty()) {
     const auto entries = static_cast<size_t>(m_config.mem.l2_coalescer_entries);
     merge_slot =
-        &m_coalescer[static_cast<size_t>(req.sm / 2) * entries + mix64(req.line) % entries];
+        &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * entries +
+                     mix64(req.line) % entries];
     if (merge_slot->line == req.line && t <= merge_slot->ready) {
       ++m_stats.coalescer_merges;
       return merge_slot->ready;

@@ -79,6 +79,7 @@ class MemorySystem {
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
   int slice_of(uint64_t line) const;
   int partition_of_sm(int sm) const;
+  int coalescer_of_sm(int sm) const;  // index of the request coalescer an SM's reads go through
   int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
   int num_slices() const { return m_num_slices; }
   int num_channels() const { return static_cast<int>(m_channel_free.size()); }
@@ -169,7 +170,7 @@ class MemorySystem {
   std::vector<uint32_t> m_mshr_count;
   std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;                  // odd factor of the slice count
-  std::vector<CoalescerEntry> m_coalescer;  // [tpc][entry], direct-mapped by line
+  std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;

@@ -105,7 +105,8 @@ TEST(MemorySystem, SmPortSerializesAndBackPressures) {
 }
 
 TEST(MemorySystem, CoalescerMergesTheTwoSmsOfATpc) {
-  const GpuConfig cfg = testing::simple_gpu({"l2.coalescer=true", "sm.count=4"});
+  const GpuConfig cfg =
+      testing::simple_gpu({"l2.coalescer=true", "l2.coalescer_scope=tpc", "sm.count=4"});
   MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
   const Time first = mem.access(read(77, 0), 0);
   EXPECT_EQ(mem.access(read(77, 1), 5 * kNs), first);  // SM 1 shares SM 0's TPC
@@ -113,6 +114,30 @@ TEST(MemorySystem, CoalescerMergesTheTwoSmsOfATpc) {
   mem.access(read(77, 2), 6 * kNs);  // SM 2 is another TPC: goes to L2 (and merges there)
   EXPECT_EQ(mem.stats().coalescer_merges, 1u);
   EXPECT_EQ(mem.stats().l2_read_bytes, 2u * 128);
+}
+
+// l2.coalescer_scope=gpc: TPC t sits in GPC t mod sm.gpcs, so with 4 GPCs SMs 0 and 8 (TPCs 0
+// and 4) share GPC 0's coalescer and SM 2 (TPC 1, GPC 1) does not. A merge needs the first
+// read still in flight; after its response the same line goes to L2 again.
+TEST(MemorySystem, GpcScopeCoalescerMergesAcrossTpcsOfOneGpc) {
+  const GpuConfig cfg = testing::simple_gpu(
+      {"l2.coalescer=true", "l2.coalescer_scope=gpc", "sm.count=16", "sm.gpcs=4"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  const Time first = mem.access(read(77, 0), 0);
+  EXPECT_EQ(mem.access(read(77, 8), 5 * kNs), first);  // TPC 4: GPC 0 as well
+  EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+  mem.access(read(77, 2), 6 * kNs);  // TPC 1: GPC 1, its own coalescer
+  EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+  mem.access(read(77, 1), first + 1);  // GPC 0 again, but the first read has returned
+  EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+  EXPECT_EQ(mem.stats().l2_read_bytes, 3u * 128);
+  // The same pair under TPC scope (Sim-FA's SM pairs): no merge.
+  const GpuConfig tpc = testing::simple_gpu(
+      {"l2.coalescer=true", "l2.coalescer_scope=tpc", "sm.count=16", "sm.gpcs=4"});
+  MemorySystem m2(tpc, ClockDomain::from_mhz(1000));
+  m2.access(read(77, 0), 0);
+  m2.access(read(77, 8), 5 * kNs);
+  EXPECT_EQ(m2.stats().coalescer_merges, 0u);
 }
 
 // The 2048-byte stride that broke a low-bit hash in Sim-FA, and the 16 KB row stride of GEMM
