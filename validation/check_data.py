@@ -4,7 +4,7 @@
 Every CSV must start with the provenance comment lines
   # date: YYYY-MM-DD / # script: validation/hw/<script> @ <hash> / # device: ... / # method: ...
 followed by a header row and at least one data row. Kernel files (gemm.csv,
-attention.csv, persistent.csv) must have exactly the specified columns, numeric
+gemm_ksweep.csv, attention.csv, persistent.csv) must have exactly the specified columns, numeric
 fields must be numeric, and sm_clock_mhz must equal cycles/duration_ns*1000
 within 1%. Micro files (micro_<name>.csv) must have a header and rows of the same
 width whose non-label fields are numeric.
@@ -26,11 +26,12 @@ ATTN_COLS = ["kernel", "variant", "split", "B", "H", "HKV", "S", "SKV", "D", "BM
              "l2_bytes", "do_bench_us", "rel_err"]
 FAMILIES = {
     "gemm.csv": (GEMM_COLS, {"gemm"}),
+    "gemm_ksweep.csv": (GEMM_COLS, {"gemm"}),
     "attention.csv": (ATTN_COLS, {"attention", "attention_ws"}),
     "persistent.csv": (GEMM_COLS + ["grid"], {"gemm_persistent", "gemm_persistent_ws", "gemm_ws"}),
 }
 LABEL_COLS = {"kernel", "variant", "split"}
-SPLITS = {"calib", "test", "sweep", "frontend"}
+SPLITS = {"calib", "test", "sweep", "frontend", "ksweep"}
 HEADER_RES = [
     ("date", re.compile(r"^# date: \d{4}-\d{2}-\d{2}$")),
     ("script", re.compile(r"^# script: validation/hw/\S+ @ [0-9a-f]{7,40}$")),

@@ -6,10 +6,12 @@ the end) and sm.cta_launch_cycles (once per CTA: admission, mbarrier init, prolo
 Model: measured = simulated_with_both_zero + kernel_launch + rounds * cta_launch, where rounds is
 the number of CTAs one SM runs back to back (ceil(CTAs / (SMs x CTAs per SM))). Fitted by
 weighted least squares on the relative error (each row weighted by 1/measured) over the
-calibration rows only (split=calib) of one kernel family, never on split=test.
+rows of one split (default calib) of one kernel family, never on split=test.
 
   python3 validation/fit/fit_overheads.py BUILD/asyncsim validation/data/h200/gemm.csv \
       [--variant 128x128x64_s3_w4]
+  python3 validation/fit/fit_overheads.py BUILD/asyncsim validation/data/h200/gemm_ksweep.csv \
+      --split ksweep --variant all --fix-cta 200   # how sm.kernel_launch_cycles is fitted
 Prints the two values, R^2 of the fit on those rows, and the MAPE before/after.
 """
 import argparse
@@ -30,11 +32,14 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--variant", default="128x128x64_s3_w4")
     ap.add_argument("--sms", type=int, default=132)
+    ap.add_argument("--split", default="calib", help="rows to fit on (never test)")
     ap.add_argument("--fix-cta", type=int, default=None,
                     help="keep sm.cta_launch_cycles at this value and fit the kernel term only")
     args = ap.parse_args()
     cta = 0 if args.fix_cta is None else args.fix_cta
-    cmd = [args.binary, "validate", args.csv, "--split", "calib", "--kernel", "gemm", "--json",
+    if args.split == "test":
+        sys.exit("fit_overheads.py: refusing to fit on split=test (held-out rows)")
+    cmd = [args.binary, "validate", args.csv, "--split", args.split, "--kernel", "gemm", "--json",
            "--set", "sm.kernel_launch_cycles=0", "--set", f"sm.cta_launch_cycles={cta}"]
     data = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     rows = [r for r in data["rows"]
@@ -56,6 +61,9 @@ def main():
     t1 = sum(w * w * x[1] * y for x, y, w in zip(xs, ys, ws))
     if args.fix_cta is None:
         det = s00 * s11 - s01 * s01
+        if abs(det) < 1e-12 * max(s00 * s11, 1e-300):
+            sys.exit("fit_overheads.py: every row has the same number of CTA rounds, so the per-CTA "
+                     "term cannot be separated; pass --fix-cta")
         a = (t0 * s11 - t1 * s01) / det
         b = (s00 * t1 - s01 * t0) / det
     else:
@@ -70,7 +78,7 @@ def main():
                  for r in rows) / len(rows) * 100
     after = sum(abs(r["simulated_cycles"] + p - r["measured_cycles"]) / r["measured_cycles"]
                 for r, p in zip(rows, pred)) / len(rows) * 100
-    print(json.dumps({"variant": args.variant, "rows": len(rows),
+    print(json.dumps({"split": args.split, "variant": args.variant, "rows": len(rows),
                       "kernel_launch_cycles": round(a),
                       "cta_launch_cycles": round(b) if args.fix_cta is None else cta,
                       "r2": round(r2, 4), "mape_before_pct": round(before, 2),

@@ -10,6 +10,7 @@ once under Nsight Compute in a child process (--child) and writes the CSV.
 
   python3 validation/hw/gemm.py --outdir validation/data/h200 [--smoke]
   python3 validation/hw/gemm.py --family persistent --outdir validation/data/h200
+  python3 validation/hw/gemm.py --family ksweep --outdir validation/data/h200
 """
 import argparse
 import json
@@ -30,6 +31,10 @@ CALIB = [(128, 128, 512), (128, 128, 2048), (128, 128, 8192), (256, 256, 4096), 
 # aligned row strides, so N and K must be multiples of 8 for fp16.
 TEST = [(4096, 4096, 4096), (3000, 5000, 1000), (8192, 8192, 8192), (1536, 1536, 12288),
         (100, 4000, 3000), (777, 1232, 4320)]
+# K sweeps at a fixed grid (one CTA; 64 CTAs on 64 SMs): the intercept is the kernel's fixed
+# cost (launch, prologue, epilogue, exit), the slope the per-K-iteration cost. Calibration
+# data for the fixed-cost mechanisms; no row of gemm.csv is repeated here.
+KSWEEP = [(128, 128, k) for k in (64, 128, 256, 1024, 4096)] + [(1024, 1024, k) for k in (64, 256, 4096)]
 PERSISTENT_SHAPES = [(4096, 4096, 4096), (8192, 8192, 4096), (8192, 8192, 8192),
                      (4096, 4096, 2048), (16384, 8192, 1024), (2048, 4096, 4096)]
 
@@ -50,8 +55,10 @@ def build_cases(family, smoke, num_sms):
     from validation.kernels.persistent_tma import persistent_grid
     from triton import cdiv
     cases = []
-    if family == "gemm":
+    if family in ("gemm", "ksweep"):
         shapes = [("calib", s) for s in CALIB] + [("test", s) for s in TEST]
+        if family == "ksweep":
+            shapes = [("ksweep", s) for s in KSWEEP]
         if smoke:
             shapes = [("calib", (128, 128, 512)), ("test", (4096, 4096, 4096)), ("test", (777, 1232, 4320))]
         for split, (M, N, K) in shapes:
@@ -117,7 +124,7 @@ def child(cases_path, launched_path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--family", default="gemm", choices=["gemm", "persistent"])
+    ap.add_argument("--family", default="gemm", choices=["gemm", "persistent", "ksweep"])
     ap.add_argument("--outdir", default="validation/data/h200")
     ap.add_argument("--workdir", default="/tmp/asim_h200")
     ap.add_argument("--smoke", action="store_true")
@@ -180,7 +187,7 @@ def main():
     json.dump(ok, open(cases_path, "w"))
     if os.path.exists(launched_path):
         os.remove(launched_path)
-    regex = "^gemm_tma_kernel$" if args.family == "gemm" else "^(gemm_tma_kernel|gemm_persistent_kernel)$"
+    regex = "^gemm_tma_kernel$" if args.family in ("gemm", "ksweep") else "^(gemm_tma_kernel|gemm_persistent_kernel)$"
     prof = common.run_ncu([os.path.abspath(__file__), "--child", cases_path, launched_path], regex,
                           os.path.join(args.workdir, f"{args.family}_ncu"), args.ncu_timeout)
     launched = json.load(open(launched_path)) if os.path.exists(launched_path) else []
@@ -196,15 +203,16 @@ def main():
         log(f"ncu {c['kernel']} {c['variant']} {c['M']}x{c['N']}x{c['K']}: cycles={f['cycles']} "
             f"dur={f['duration_ns']} ns clk={f['sm_clock_mhz']} MHz (ncu sm hz {f['ncu_sm_hz']:.4g}) "
             f"dram r/w={f['dram_read_bytes']}/{f['dram_write_bytes']} l2={f['l2_bytes']}")
-    name = "gemm.csv" if args.family == "gemm" else "persistent.csv"
-    cols = GEMM_COLS if args.family == "gemm" else PERSISTENT_COLS
+    name = {"gemm": "gemm.csv", "ksweep": "gemm_ksweep.csv", "persistent": "persistent.csv"}[args.family]
+    cols = PERSISTENT_COLS if args.family == "persistent" else GEMM_COLS
     method = METHOD
     if args.family == "persistent":
         method += ("; foreign kernels: gemm_persistent = Triton tutorial 09 TMA persistent matmul "
                    "(GROUP_SIZE_M=8, grid=min(SMs,tiles)); *_ws = warp_specialize=True "
                    "(persistent: tile loop; gemm_ws: K loop of gemm_tma)")
     common.write_csv(os.path.join(args.outdir, name), common.header_lines(
-        "validation/hw/" + ("gemm.py" if args.family == "gemm" else "persistent.py"), method, info), cols, rows)
+        "validation/hw/" + ("persistent.py" if args.family == "persistent" else "gemm.py"), method, info), cols,
+        rows)
 
 
 if __name__ == "__main__":
