@@ -39,6 +39,7 @@ struct SmParams {
   double int_ops = 0;
   double smem_bytes_per_cycle = 0;
   double issue_slots = 0;  // warp instructions issued per SM cycle (0: no issue limit)
+  bool compute_overlap = false;  // a COMPUTE's pipes work side by side, not one after another
 };
 
 struct TensorParams {

@@ -153,6 +153,10 @@ std::vector<ParamSpec> build_specs() {
       "warp instructions the SM's schedulers issue per cycle, shared by all warpgroups' COMPUTE "
       "work (0 turns the issue limit off)",
       [](GpuConfig& c) -> double& { return c.sm.issue_slots; }, 0, 64));
+  s.push_back(bool_param(
+      "sm.compute_overlap",
+      "the pipes of one COMPUTE run side by side (true) or one after another (false)",
+      [](GpuConfig& c) -> bool& { return c.sm.compute_overlap; }));
   // --- Tensor engine -------------------------------------------------------------------------
   s.push_back(float_param(
       "tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",

@@ -115,20 +115,39 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
     return start + busy;
   };
   Time cursor = t;
-  for (size_t u = 0; u < rate.size(); ++u) {
-    const int64_t ops = eval(wg, in.args[u]);
-    if (ops <= 0) {
-      continue;
+  if (s.compute_overlap) {
+    // The four warps interleave instructions of every pipe: each pipe works through its share
+    // from t, and the phase ends when the last pipe and the issue of all instructions are done.
+    double inst = static_cast<double>(eval(wg, in.args[7]));
+    for (size_t u = 0; u < rate.size(); ++u) {
+      const int64_t ops = eval(wg, in.args[u]);
+      if (ops <= 0) {
+        continue;
+      }
+      const Time start = std::max(t, m_unit_free[u]);
+      const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
+      m_unit_free[u] = start + busy;
+      m_stats.unit_busy[u] += busy;
+      cursor = std::max(cursor, start + busy);
+      inst += static_cast<double>(ops) / (kThreads * kPerInstr[u]);
     }
-    // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
-    const Time start = std::max(cursor, m_unit_free[u]);
-    const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
-    m_unit_free[u] = start + busy;
-    m_stats.unit_busy[u] += busy;
-    const Time issued = issue(static_cast<double>(ops) / (kThreads * kPerInstr[u]), cursor);
-    cursor = std::max(start + busy, issued);
+    cursor = std::max(cursor, issue(inst, t));
+  } else {
+    for (size_t u = 0; u < rate.size(); ++u) {
+      const int64_t ops = eval(wg, in.args[u]);
+      if (ops <= 0) {
+        continue;
+      }
+      // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
+      const Time start = std::max(cursor, m_unit_free[u]);
+      const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
+      m_unit_free[u] = start + busy;
+      m_stats.unit_busy[u] += busy;
+      const Time issued = issue(static_cast<double>(ops) / (kThreads * kPerInstr[u]), cursor);
+      cursor = std::max(start + busy, issued);
+    }
+    cursor = issue(static_cast<double>(eval(wg, in.args[7])), cursor);
   }
-  cursor = issue(static_cast<double>(eval(wg, in.args[7])), cursor);
   const int64_t raw = eval(wg, in.args[6]);
   cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
   if (cursor <= t) {

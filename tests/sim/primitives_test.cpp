@@ -228,5 +228,25 @@ TEST(Primitives, CtaThatDoesNotFitIsAnInputError) {
   }
 }
 
+// sm.compute_overlap: one warpgroup's COMPUTE of 12800 FP32 ops (100 cycles of the 128-lane
+// pipe, 100 instructions per thread) and 6400 integer ops (100 cycles of the 64-lane pipe, 50
+// instructions). One pipe after the other: FP32 0-100, then INT 100-200. Side by side: both
+// pipes end at 100, but the 150 instructions hold the issue slots until 150.
+TEST(Primitives, ComputeOverlapRunsPipesSideBySide) {
+  KernelBuilder b("overlap");
+  b.begin_role("w", 1);
+  KernelBuilder::ComputeOps ops;
+  ops.fp32 = "12800";
+  ops.int_ops = "6400";
+  b.compute(ops);
+  b.end_role();
+  const program::Kernel k = b.finish();
+  EXPECT_EQ(simulate(k, simple_gpu()).cycles, 200);
+  GpuConfig side = simple_gpu();
+  side.sm.compute_overlap = true;
+  EXPECT_EQ(simulate(k, side).cycles, 150);
+}
+
 }  // namespace
 }  // namespace asyncsim
+
