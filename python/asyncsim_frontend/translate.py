@@ -156,6 +156,11 @@ class Stream:
         self.items.append(Item(key + (leader,), text, kinds, vals, gap, leader))
 
 
+# bar.sync release after the last arrival, as asyncsim models it (configs/h200.yaml
+# barrier.named_cycles): part of every measured gap that ends at a bar.sync, not work.
+BAR_RELEASE_CYCLES = 20
+
+
 def _role_warps(ttgir, num_warps):
     """[(role, first warp, warps)]: the default region, then each warp_specialize partition."""
     roles = [("default", 0, num_warps)]
@@ -187,6 +192,7 @@ def build_streams(launch, ctas, path, barriers, rules):
             rev = [e for e in allev if "site" in e]
             want = [e["site"] for e in rev]
             lead = None
+            every = []
             for wg in range(w0 // 4, (w0 + nw) // 4):
                 got = wgs.get(wg)
                 if got is None:
@@ -205,23 +211,40 @@ def build_streams(launch, ctas, path, barriers, rules):
                         f"{want[k] if k < len(want) else 'none'}): dropped events or a TTGIR that "
                         "is not the one profiled")
                 lead = lead or got
+                every.append(got)
             if lead is None:
                 continue
             st = Stream(sites, barriers, nw // 4 > 1, rules["serial"])
             threads = launch.get("total_warps", launch["num_warps"]) * 32
             pending, prev_end = 0, None
+            # per warpgroup: end of its previous event and its gaps not yet charged
+            ends = [None] * len(every)
+            waits = [0] * len(every)
             times = iter(lead)
+            k = -1
             for ev in allev:
                 if "init" in ev:
                     st.init(ev["init"])
                     continue
+                k += 1
                 start, end, _ = next(times)
                 gap = None if prev_end is None else start - prev_end
                 prev_end = end
+                for w, got in enumerate(every):
+                    if ends[w] is not None:
+                        waits[w] += got[k][0] - ends[w]
+                    ends[w] = got[k][1]
                 bars = rules["bars"].get(ev["site"])
                 if bars:  # executed whether or not the op's predicate holds
-                    st.bar_sync(bars, threads, None if gap is None else gap + pending)
+                    # A warpgroup's gap up to a bar.sync is its own work plus its wait for the
+                    # others; the simulator models the wait, so only the work is charged: the
+                    # smallest gap over the warpgroups, that of the last one to arrive.
+                    # The release after the last arrival is the simulator's barrier latency.
+                    st.bar_sync(bars, threads, None if gap is None else
+                                max(0, min(waits) - BAR_RELEASE_CYCLES * len(bars)))
                     gap, pending = None, 0
+                if bars or ev["pred"]:  # the gaps so far are charged (bar, or the op below)
+                    waits = [0] * len(every)
                 if not ev["pred"]:
                     pending += gap or 0
                     continue
