@@ -22,6 +22,7 @@ method() {
     mbarrier) echo "1 CTA: dependent chains of mbarrier test_wait/try_wait on completed and never-completing phases, back-to-back arrive, one-way wake latency (arrive clock -> spinning waiter sees phase flip, same SM clock), ping-pong hand-off between two warps; cycles = SM clock64" ;;
     wgmma) echo "1 CTA on 1 SM, A and B in smem (no swizzle): lat = fence+1 wgmma+commit+wait_group 0 per iteration (1 warpgroup); chain = 8 wgmma on one accumulator per commit/wait, 1..4 warpgroups concurrently; m64nNk16 f16->f32 and m64nNk32 e4m3->f32; clock64 of each warpgroup's thread 0, max over warpgroups, median of 5 launches" ;;
     mma_sync) echo "1 CTA on 1 SM: mma.sync m16n8k16 f16->f32; latency = 1 warp 1 dependent chain; issue = 1 warp 8 independent accumulators; sm_tput = W warps x 8 chains; clock64 between __syncthreads, median of 5" ;;
+    sm_map) echo "where CTAs land: table=dispatch, one wave of grid = SMs x ctas_per_sm CTAs (dynamic smem sized so ctas_per_sm fit), each CTA records %smid and %globaltimer at entry (t_ns from the first) and stays 200 us; table=cluster, 4 launches each of clusters of 2/4/8/16 CTAs (cudaLaunchKernelEx, non-portable sizes allowed), each CTA records %smid; group = cluster number over all launches (a cluster's CTAs share a GPC)" ;;
     mufu) echo "1 CTA on 1 SM: ex2.approx.ftz.f32 (and fma.rn.f32 for reference) dependent chain (1 thread) and 8 independent chains x 512/1024 threads; clock64 between __syncthreads, median of 5" ;;
   esac
 }
