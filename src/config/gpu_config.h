@@ -13,6 +13,9 @@ namespace asyncsim {
 
 enum class SchedulerPolicy : uint8_t { kGto, kLrr };
 enum class SliceHash : uint8_t { kModulo, kXor, kIpoly };
+// Order in which the block scheduler fills SMs with a launch's first CTAs: by SM id, or GPC by
+// GPC (TPC t = SMs 2t, 2t+1 sits in GPC t mod sm.gpcs).
+enum class DispatchOrder : uint8_t { kSmId, kGpcMajor };
 // Which SMs share one L2 request coalescer: the two SMs of a TPC, or every SM of a GPC.
 enum class CoalescerScope : uint8_t { kTpc, kGpc };
 enum class NocModel : uint8_t { kLatency, kPorts };
@@ -39,7 +42,8 @@ struct SmParams {
   double int_ops = 0;
   double smem_bytes_per_cycle = 0;
   double issue_slots = 0;  // warp instructions issued per SM cycle (0: no issue limit)
-  bool compute_overlap = false;  // a COMPUTE's pipes work side by side, not one after another
+  bool compute_overlap = false;
+  DispatchOrder dispatch_order = DispatchOrder::kSmId;  // a COMPUTE's pipes work side by side, not one after another
 };
 
 struct TensorParams {

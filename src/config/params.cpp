@@ -153,6 +153,18 @@ std::vector<ParamSpec> build_specs() {
       "warp instructions the SM's schedulers issue per cycle, shared by all warpgroups' COMPUTE "
       "work (0 turns the issue limit off)",
       [](GpuConfig& c) -> double& { return c.sm.issue_slots; }, 0, 64));
+  s.push_back(ParamSpec{"sm.dispatch_order", "sm_id|gpc_major", "-",
+                        "order in which a launch's first CTAs fill the SMs: by SM id, or every "
+                        "SM of GPC 0 (TPC t in GPC t mod sm.gpcs), then GPC 1, ...",
+                        [](GpuConfig& c, const std::string& t, const std::string& w) {
+                          if (t == "sm_id") {
+                            c.sm.dispatch_order = DispatchOrder::kSmId;
+                          } else if (t == "gpc_major") {
+                            c.sm.dispatch_order = DispatchOrder::kGpcMajor;
+                          } else {
+                            throw_input_error(w, "expected sm_id or gpc_major, got '{}'", t);
+                          }
+                        }});
   s.push_back(bool_param(
       "sm.compute_overlap",
       "the pipes of one COMPUTE run side by side (true) or one after another (false)",

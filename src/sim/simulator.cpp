@@ -106,11 +106,29 @@ void Run::dispatch_to(Sm& sm, Time t) {
 
 // The block scheduler places CTAs breadth-first: one per SM in SM order, round after round,
 // until no SM has room; afterwards each freed slot takes the next CTA in launch order.
+// The SM order is sm.dispatch_order: by id, or GPC by GPC (micro_sm_map.csv: the H200 fills
+// one GPC's SMs, TPC by TPC, before the next GPC's).
 void Run::dispatch_initial(Time t) {
+  std::vector<Sm*> order;
+  order.reserve(m_sms.size());
+  if (m_config.sm.dispatch_order == DispatchOrder::kGpcMajor) {
+    const int gpcs = m_config.sm.gpcs;
+    for (int g = 0; g < gpcs; ++g) {
+      for (size_t i = 0; i < m_sms.size(); ++i) {
+        if (static_cast<int>(i / 2) % gpcs == g) {
+          order.push_back(m_sms[i].get());
+        }
+      }
+    }
+  } else {
+    for (auto& sm : m_sms) {
+      order.push_back(sm.get());
+    }
+  }
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
     placed = false;
-    for (auto& sm : m_sms) {
+    for (Sm* sm : order) {
       if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta()) {
         sm->launch_cta(m_next_cta++, next_launch_time(t));
         placed = true;

@@ -1,6 +1,7 @@
 // Exact-cycle tests of each primitive on tiny programs, on the round-number GPU of
 // tests/data/simple_gpu.yaml (all clocks 1 GHz: 1 cycle = 1 ns). Each expected number is
 // derived in the comment above it from the parameters of that file and configs/h200.yaml.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "test_util.h"
@@ -226,6 +227,35 @@ TEST(Primitives, CtaThatDoesNotFitIsAnInputError) {
     EXPECT_NE(std::string(e.what()).find("300000 bytes of shared memory"), std::string::npos)
         << e.what();
   }
+}
+
+// sm.dispatch_order on 8 SMs in 2 GPCs (TPC t = SMs 2t, 2t+1 in GPC t mod 2: GPC 0 holds SMs
+// 0, 1, 4, 5). Four CTAs that fill an SM each land on SMs 0-3 by id, on GPC 0's four SMs
+// GPC-major, as the H200 places them (micro_sm_map.csv).
+TEST(Primitives, DispatchOrderFillsOneGpcFirst) {
+  KernelBuilder b("place");
+  b.set_grid(4);
+  b.set_resources(128, 200000);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps ops;
+  ops.cycles = "10";
+  b.compute(ops);
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const auto ctas_on = [&](const GpuConfig& c) {
+    const SimResult r = simulate(k, c);
+    std::vector<int> on;
+    for (int sm = 0; sm < 8; ++sm) {
+      if (r.counters.at(fmt::format("sm[{}].ctas", sm)) > 0) {
+        on.push_back(sm);
+      }
+    }
+    return on;
+  };
+  GpuConfig c = simple_gpu({"sm.count=8", "sm.gpcs=2", "sm.dispatch_order=sm_id"});
+  EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 2, 3}));
+  c.sm.dispatch_order = DispatchOrder::kGpcMajor;
+  EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 4, 5}));
 }
 
 // sm.compute_overlap: one warpgroup's COMPUTE of 12800 FP32 ops (100 cycles of the 128-lane
