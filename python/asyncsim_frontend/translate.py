@@ -243,9 +243,13 @@ def build_streams(launch, ctas, path, barriers, rules):
                     st.bar_sync(bars, threads, None if gap is None else
                                 max(0, min(waits) - BAR_RELEASE_CYCLES * len(bars)))
                     gap, pending = None, 0
-                if bars or ev["pred"]:  # the gaps so far are charged (bar, or the op below)
+                # With every wgmma serialised (rules["serial"]), a later wgmma.wait_group has
+                # nothing to wait for and ptxas leaves it out of the SASS (the 128x256 w8 GEMM's
+                # loop has no WARPGROUP.DEPBAR.LE gsb0, 0x1): no instruction, its gap carries on.
+                dropped = rules["serial"] and sites[ev["site"]]["op"] == "WGMMA_WAIT"
+                if bars or (ev["pred"] and not dropped):  # gaps so far charged (bar, or the op)
                     waits = [0] * len(every)
-                if not ev["pred"]:
+                if not ev["pred"] or dropped:
                     pending += gap or 0
                     continue
                 if gap is not None:

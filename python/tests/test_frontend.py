@@ -337,6 +337,9 @@ def test_serialised_wgmma_expands():
     text, _ = translate(TRACE, sidecar(), ptx=ptx, sass=sass)
     assert "repeat=8" not in text
     assert text.count("WGMMA m64n128k16 f16 ss repeat=1\n") == 8 * text.count("MB_WAIT")
+    # the TTGIR's wait for pendings=1 has nothing left to wait for: ptxas drops it, so do we
+    assert "WGMMA_WAIT 1" in translate(TRACE, sidecar(), ptx=ptx)[0]
+    assert "WGMMA_WAIT 1" not in text
 
 
 def test_packed_bases_follow_the_generator_layout():

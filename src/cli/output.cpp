@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "program/writer.h"
 #include "stats/timeline.h"
 #include "util/error.h"
 
@@ -17,6 +18,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--set", o.sets, "override a config parameter: key=value (repeatable)");
   cmd.add_flag("--json", o.json, "print one JSON object instead of the summary");
   cmd.add_option("--stats", o.stats_file, "write every counter, by component path, as JSON");
+  cmd.add_option("--emit", o.emit_file,
+                 "write the simulated program as .asim text (docs/program-format.md) to this file");
   cmd.add_option("--timeline", o.timeline_file,
                  "write a Chrome-trace timeline (opens in Perfetto)");
   cmd.add_option("--timeline-max-events", o.timeline_max_events,
@@ -98,6 +101,9 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
 
 int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
                         const CommonOptions& o, const std::string& title) {
+  if (!o.emit_file.empty()) {
+    write_file(o.emit_file, program::write_program(kernel), "--emit");
+  }
   std::unique_ptr<Timeline> timeline;
   if (!o.timeline_file.empty()) {
     timeline = std::make_unique<Timeline>(ClockDomain::from_mhz(config.sm.clock_mhz).period_ps,

@@ -18,6 +18,7 @@ struct CommonOptions {
   bool json = false;
   std::string stats_file;
   std::string timeline_file;
+  std::string emit_file;  // write the simulated program as .asim text
   size_t timeline_max_events = 2'000'000;
   double timeline_sample_ns = 1000;
   int64_t max_cycles = 20'000'000'000;

@@ -99,4 +99,24 @@ TEST(Cli, StatsAndTimelineFilesAreWritten) {
   EXPECT_TRUE(cfg.good()) << "resolved config not written next to the stats";
 }
 
+// --emit writes the generated program; simulating that file gives the same cycles and bytes,
+// so what a user reads (and edits) is what was simulated.
+TEST(Cli, EmittedProgramSimulatesLikeTheGenerator) {
+  for (const std::string gen : {"gemm --m 512 --n 384 --k 256 --tile 128x256x64 --warps 8",
+                                "attention --batch 1 --heads 2 --seq 256 --head-dim 64 --causal"}) {
+    const std::string file = ::testing::TempDir() + "emitted.asim";
+    const Outcome a = run(gen + " --json --emit " + file);
+    ASSERT_EQ(a.code, 0) << a.out;
+    const Outcome b = run("run " + file + " --json");
+    ASSERT_EQ(b.code, 0) << b.out;
+    const auto field = [](const std::string& s, const std::string& key) {
+      const size_t at = s.find("\"" + key + "\":");
+      return at == std::string::npos ? std::string("missing") : s.substr(at, s.find(',', at) - at);
+    };
+    for (const char* key : {"cycles", "dram_read_bytes", "l2_read_bytes", "tma_bytes"}) {
+      EXPECT_EQ(field(a.out, key), field(b.out, key)) << gen;
+    }
+  }
+}
+
 }  // namespace
