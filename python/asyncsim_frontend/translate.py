@@ -176,7 +176,10 @@ def _estimate_overhead(all_gaps):
     return pos[len(pos) // 50] if pos else 0
 
 
-def build_streams(launch, ctas, path, barriers, rules):
+def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
+    """Per role and CTA, the program items of the lead warpgroup's events. An event that emits
+    no instruction (predicated off, or a wait_group ptxas dropped) leaves its gaps to the next
+    item; its own start/end records are instrumentation, `skip_overhead` cycles, taken out."""
     ttgir = launch["ttgir_sites"]["ttgir"]
     sites = launch["ttgir_sites"]["sites"]
     func = parse(ttgir)
@@ -250,7 +253,8 @@ def build_streams(launch, ctas, path, barriers, rules):
                 if bars or (ev["pred"] and not dropped):  # gaps so far charged (bar, or the op)
                     waits = [0] * len(every)
                 if not ev["pred"] or dropped:
-                    pending += gap or 0
+                    pending += (gap or 0) - skip_overhead
+                    waits = [w - skip_overhead for w in waits]
                     continue
                 if gap is not None:
                     gap += pending
@@ -441,9 +445,17 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None, ptx=None, sa
     barriers = collect_barriers(ttgir, launch)
     rules = compiled_rules(launch, ptx, sass) if compiled else {
         "bars": {}, "serial": False, "report": "PTX/SASS rules off"}
-    streams, roles = build_streams(launch, ctas, trace_path, barriers, rules)
-    all_gaps = [g for per in streams.values() for items in per.values() for i in items for g in i.gaps]
-    overhead = _estimate_overhead(all_gaps) if record_overhead is None else record_overhead
+    if record_overhead is None:
+        # every gap between two consecutive records of one warp holds one end and one start
+        # record; the smallest gaps are nothing else
+        raw = []
+        for cta in ctas:
+            for got in warpgroups(ctas[cta], cta, trace_path).values():
+                raw += [b[0] - a[1] for a, b in zip(got, got[1:])]
+        overhead = _estimate_overhead(raw)
+    else:
+        overhead = record_overhead
+    streams, roles = build_streams(launch, ctas, trace_path, barriers, rules, overhead)
     divisors = [gx]
     decl = _declarations(launch, barriers, sites, divisors, bases)
     names = (f"i{k}" for k in itertools.count())
