@@ -63,6 +63,8 @@ struct TmaParams {
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;
   double store_bytes_per_cycle = 0;
+  double request_cycles = 0;        // least generator time of one line request (load)
+  double unaligned_row_cycles = 0;  // extra for a box row that starts or ends inside a sector
   int max_inflight_requests = 0;
   bool dedup = true;
   int completion_cycles = 0;  // complete_tx reaching the mbarrier after the last response

@@ -215,6 +215,15 @@ std::vector<ParamSpec> build_specs() {
       "tma.store_bytes_per_cycle", "B/SM cycle",
       "rate a bulk/tensor store reads shared memory and emits writes",
       [](GpuConfig& c) -> double& { return c.tma.store_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "tma.request_cycles", "SM cycles",
+      "least generator time of one line request of a load (a box row that straddles two lines "
+      "costs two)",
+      [](GpuConfig& c) -> double& { return c.tma.request_cycles; }, 0, 1e4));
+  s.push_back(float_param(
+      "tma.unaligned_row_cycles", "SM cycles",
+      "extra generator time of a load's box row that starts or ends inside a 32-B sector",
+      [](GpuConfig& c) -> double& { return c.tma.unaligned_row_cycles; }, 0, 1e4));
   s.push_back(int_param(
       "tma.max_inflight_requests", "requests", "line requests one SM's TMA may have outstanding",
       [](GpuConfig& c) -> int& { return c.tma.max_inflight_requests; }, 1, 1 << 20));

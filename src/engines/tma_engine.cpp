@@ -25,6 +25,8 @@ TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm)
   m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.bytes_per_cycle);
   m_store_sector_ps =
       ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.store_bytes_per_cycle);
+  m_request_ps = ctx.sm_clock.cycles(ctx.config.tma.request_cycles);
+  m_unaligned_ps = ctx.sm_clock.cycles(ctx.config.tma.unaligned_row_cycles);
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
   m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
 }
@@ -68,6 +70,8 @@ void TmaEngine::release(uint32_t slot) {
 void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
   const int64_t line_bytes = m_ctx.config.mem.line_bytes;
   const int64_t sector_bytes = m_ctx.config.mem.sector_bytes;
+  const bool unaligned = byte_begin % sector_bytes != 0 || byte_end % sector_bytes != 0;
+  const size_t first_request = m_requests.size();
   for (int64_t b = byte_begin; b < byte_end;) {
     const int64_t line = b / line_bytes;
     const int64_t line_end = std::min(byte_end, (line + 1) * line_bytes);
@@ -76,6 +80,9 @@ void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
     const auto mask = static_cast<uint8_t>(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
     m_requests.push_back(LineRequest{static_cast<uint64_t>(line), mask, oob});
     b = line_end;
+  }
+  if (unaligned && m_requests.size() > first_request) {
+    m_requests[first_request].unaligned = true;
   }
 }
 
@@ -236,7 +243,12 @@ void TmaEngine::generate(Time t) {
       }
     }
     ++m_next_request;
-    const Time cost = (x.store ? m_store_sector_ps : m_sector_ps) * std::popcount(r.sectors);
+    // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles,
+    // plus tma.unaligned_row_cycles on a row not sector-aligned (micro_tma_align.csv).
+    const Time cost =
+        x.store ? m_store_sector_ps * std::popcount(r.sectors)
+                : std::max(m_sector_ps * std::popcount(r.sectors), m_request_ps) +
+                      (r.unaligned ? m_unaligned_ps : 0);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;
     m_stats.generator_busy_ps += cost;

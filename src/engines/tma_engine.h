@@ -66,6 +66,7 @@ class TmaEngine {
     uint64_t line;
     uint8_t sectors;
     bool oob;
+    bool unaligned = false;  // first request of a row that starts or ends inside a sector
   };
   void start_next(Time t);
   void build_requests(const TmaTransaction& txn);
@@ -95,6 +96,8 @@ class TmaEngine {
   std::vector<bool> m_descriptor_cached;
   Time m_sector_ps;
   Time m_store_sector_ps;  // stores read shared memory at tma.store_bytes_per_cycle
+  Time m_request_ps;       // tma.request_cycles
+  Time m_unaligned_ps;     // tma.unaligned_row_cycles
   Time m_oob_latency;
   TmaStats m_stats;
 };

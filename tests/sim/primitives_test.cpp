@@ -39,6 +39,29 @@ TEST(Primitives, OneTmaLoad) {
   EXPECT_EQ(r.tma_requests, r.tma_responses);
 }
 
+// Generator time of box rows that are not 128-B aligned (micro_tma_align.csv): a load request
+// costs its sectors (1 cycle each on the simple GPU) but at least tma.request_cycles (3 here),
+// and a row that starts or ends inside a sector tma.unaligned_row_cycles more (5 here). A 2 x 64
+// fp16 box: row 0 at byte 0 is one 4-sector request (4 cycles) in every case; row 1 at byte
+// 2048 is the same (total 8); at 2016 it straddles two lines, 1 + 3 sectors: 3 + 3 (total 10);
+// at 2000 it is 2 + 3 sectors and starts inside a sector: 3 + 3 + 5 (total 15).
+TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
+  for (const auto& [cols, busy] : std::vector<std::pair<int64_t, double>>{
+           {1024, 8}, {1008, 10}, {1000, 15}}) {
+    KernelBuilder b("align");
+    b.add_map(map2d("T", 2, cols, 2, 64, 1 << 20));
+    b.add_barrier("full", 1, 1);
+    b.begin_role("main", 1);
+    b.mb_arrive_expect_tx("full", "0", "256");
+    b.tma_load("T", {"0", "0"}, "full", "0");
+    b.mb_wait("full", "0", "0");
+    b.end_role();
+    GpuConfig c = simple_gpu({"tma.request_cycles=3", "tma.unaligned_row_cycles=5"});
+    const SimResult r = simulate(b.finish(), c);
+    EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
+  }
+}
+
 // Four dependent m64n128k16 wgmma in one group, then wait_group 0.
 TEST(Primitives, WgmmaChain) {
   KernelBuilder b("wgmma_chain");
