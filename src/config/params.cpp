@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "util/error.h"
 
@@ -75,6 +77,29 @@ ParamSpec bool_param(std::string key, std::string doc, Get get) {
                    }};
 }
 
+// An enumeration: `choices` maps each accepted word to its value; the type reads "a|b|c".
+template <typename T, typename Get>
+ParamSpec enum_param(std::string key, std::string doc, Get get,
+                     std::vector<std::pair<std::string, T>> choices) {
+  std::string type;
+  std::string expected;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    type += (i > 0 ? "|" : "") + choices[i].first;
+    expected += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i].first;
+  }
+  return ParamSpec{
+      std::move(key), type, "-", std::move(doc),
+      [get, choices, expected](GpuConfig& c, const std::string& t, const std::string& w) {
+        for (const auto& [name, value] : choices) {
+          if (t == name) {
+            get(c) = value;
+            return;
+          }
+        }
+        throw_input_error(w, "expected {}, got '{}'", expected, t);
+      }};
+}
+
 std::vector<ParamSpec> build_specs() {
   constexpr int64_t kBig = int64_t{1} << 40;
   std::vector<ParamSpec> s;
@@ -119,17 +144,10 @@ std::vector<ParamSpec> build_specs() {
       "sm.cta_exit_cycles", "SM cycles",
       "from a CTA's last warpgroup exiting to its resources being free",
       [](GpuConfig& c) -> int& { return c.sm.cta_exit_cycles; }, 0, 1000000));
-  s.push_back(ParamSpec{"sm.scheduler", "gto|lrr", "-",
-                        "warpgroup scheduler: greedy-then-oldest or loose round-robin",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "gto") {
-                            c.sm.scheduler = SchedulerPolicy::kGto;
-                          } else if (t == "lrr") {
-                            c.sm.scheduler = SchedulerPolicy::kLrr;
-                          } else {
-                            throw_input_error(w, "expected gto or lrr, got '{}'", t);
-                          }
-                        }});
+  s.push_back(enum_param<SchedulerPolicy>(
+      "sm.scheduler", "warpgroup scheduler: greedy-then-oldest or loose round-robin",
+      [](GpuConfig& c) -> SchedulerPolicy& { return c.sm.scheduler; },
+      {{"gto", SchedulerPolicy::kGto}, {"lrr", SchedulerPolicy::kLrr}}));
   s.push_back(float_param(
       "sm.fp32_ops", "ops/SM cycle", "FP32 add/mul/fma/compare throughput",
       [](GpuConfig& c) -> double& { return c.sm.fp32_ops; }, 1e-3, 1e6));
@@ -153,22 +171,16 @@ std::vector<ParamSpec> build_specs() {
       "warp instructions the SM's schedulers issue per cycle, shared by all warpgroups' COMPUTE "
       "work (0 turns the issue limit off)",
       [](GpuConfig& c) -> double& { return c.sm.issue_slots; }, 0, 64));
-  s.push_back(ParamSpec{"sm.dispatch_order", "sm_id|gpc_major", "-",
-                        "order in which a launch's first CTAs fill the SMs: by SM id, or every "
-                        "SM of GPC 0 (TPC t in GPC t mod sm.gpcs), then GPC 1, ...",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "sm_id") {
-                            c.sm.dispatch_order = DispatchOrder::kSmId;
-                          } else if (t == "gpc_major") {
-                            c.sm.dispatch_order = DispatchOrder::kGpcMajor;
-                          } else {
-                            throw_input_error(w, "expected sm_id or gpc_major, got '{}'", t);
-                          }
-                        }});
-  s.push_back(bool_param(
-      "sm.compute_overlap",
-      "the pipes of one COMPUTE run side by side (true) or one after another (false)",
-      [](GpuConfig& c) -> bool& { return c.sm.compute_overlap; }));
+  s.push_back(enum_param<DispatchOrder>(
+      "sm.dispatch_order",
+      "order in which a launch's first CTAs fill the SMs: by SM id, or every SM of GPC 0 (TPC t in "
+      "GPC t mod sm.gpcs), then GPC 1, ...",
+      [](GpuConfig& c) -> DispatchOrder& { return c.sm.dispatch_order; },
+      {{"sm_id", DispatchOrder::kSmId}, {"gpc_major", DispatchOrder::kGpcMajor}}));
+  s.push_back(
+      bool_param("sm.compute_overlap",
+                 "the pipes of one COMPUTE run side by side (true) or one after another (false)",
+                 [](GpuConfig& c) -> bool& { return c.sm.compute_overlap; }));
   // --- Tensor engine -------------------------------------------------------------------------
   s.push_back(float_param(
       "tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",
@@ -274,18 +286,9 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param(
       "l2.ways", "ways", "associativity of each slice",
       [](GpuConfig& c) -> int& { return c.mem.l2_ways; }, 1, 64));
-  s.push_back(ParamSpec{"l2.hash", "modulo|xor|ipoly", "-", "address-to-slice hash",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "modulo") {
-                            c.mem.l2_hash = SliceHash::kModulo;
-                          } else if (t == "xor") {
-                            c.mem.l2_hash = SliceHash::kXor;
-                          } else if (t == "ipoly") {
-                            c.mem.l2_hash = SliceHash::kIpoly;
-                          } else {
-                            throw_input_error(w, "expected modulo, xor or ipoly, got '{}'", t);
-                          }
-                        }});
+  s.push_back(enum_param<SliceHash>(
+      "l2.hash", "address-to-slice hash", [](GpuConfig& c) -> SliceHash& { return c.mem.l2_hash; },
+      {{"modulo", SliceHash::kModulo}, {"xor", SliceHash::kXor}, {"ipoly", SliceHash::kIpoly}}));
   s.push_back(int_param(
       "l2.hit_cycles", "L2 cycles", "round trip SM -> near slice -> SM on a hit",
       [](GpuConfig& c) -> int& { return c.mem.l2_hit_cycles; }, 1, 100000));
@@ -308,17 +311,11 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(bool_param(
       "l2.coalescer", "merge duplicate in-flight line reads from the two SMs of a TPC (Sim-FA LRC)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_coalescer; }));
-  s.push_back(ParamSpec{"l2.coalescer_scope", "tpc|gpc", "-",
-                        "SMs whose reads share one request coalescer: the two SMs of a TPC, or a GPC",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "tpc") {
-                            c.mem.l2_coalescer_scope = CoalescerScope::kTpc;
-                          } else if (t == "gpc") {
-                            c.mem.l2_coalescer_scope = CoalescerScope::kGpc;
-                          } else {
-                            throw_input_error(w, "expected tpc or gpc, got '{}'", t);
-                          }
-                        }});
+  s.push_back(enum_param<CoalescerScope>(
+      "l2.coalescer_scope",
+      "SMs whose reads share one request coalescer: the two SMs of a TPC, or a GPC",
+      [](GpuConfig& c) -> CoalescerScope& { return c.mem.l2_coalescer_scope; },
+      {{"tpc", CoalescerScope::kTpc}, {"gpc", CoalescerScope::kGpc}}));
   s.push_back(int_param(
       "l2.coalescer_entries", "lines",
       "in-flight reads the coalescer of one TPC tracks (direct-mapped)",
@@ -331,18 +328,11 @@ std::vector<ParamSpec> build_specs() {
       "l2.remote_copy_probability", "-",
       "share of far reads that insert a near copy (chosen by address hash)",
       [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
-  s.push_back(ParamSpec{"noc.model", "latency|ports", "-",
-                        "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing "
-                        "and back-pressure",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "latency") {
-                            c.mem.noc_model = NocModel::kLatency;
-                          } else if (t == "ports") {
-                            c.mem.noc_model = NocModel::kPorts;
-                          } else {
-                            throw_input_error(w, "expected latency or ports, got '{}'", t);
-                          }
-                        }});
+  s.push_back(enum_param<NocModel>(
+      "noc.model",
+      "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing and back-pressure",
+      [](GpuConfig& c) -> NocModel& { return c.mem.noc_model; },
+      {{"latency", NocModel::kLatency}, {"ports", NocModel::kPorts}}));
   s.push_back(float_param(
       "noc.sm_port_bytes_per_cycle", "B/L2 cycle",
       "crossbar bandwidth of one SM's port, per direction (noc.model=ports)",
@@ -373,18 +363,11 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param(
       "dram.interleave_bytes", "B", "address interleaving granule over channels",
       [](GpuConfig& c) -> int& { return c.mem.dram_interleave_bytes; }, 32, 1 << 20));
-  s.push_back(ParamSpec{"dram.model", "hbm|simple", "-",
-                        "hbm: channels/pseudo-channels/banks with row buffers and JEDEC timing; "
-                        "simple: per-channel bandwidth plus a fixed latency",
-                        [](GpuConfig& c, const std::string& t, const std::string& w) {
-                          if (t == "hbm") {
-                            c.mem.dram_bank_model = true;
-                          } else if (t == "simple") {
-                            c.mem.dram_bank_model = false;
-                          } else {
-                            throw_input_error(w, "expected hbm or simple, got '{}'", t);
-                          }
-                        }});
+  s.push_back(enum_param<bool>("dram.model",
+                               "hbm: channels/pseudo-channels/banks with row buffers and JEDEC "
+                               "timing; simple: per-channel bandwidth plus a fixed latency",
+                               [](GpuConfig& c) -> bool& { return c.mem.dram_bank_model; },
+                               {{"hbm", true}, {"simple", false}}));
   struct HbmInt {
     const char* key;
     int HbmParams::*member;
