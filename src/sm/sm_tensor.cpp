@@ -114,40 +114,32 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
     m_stats.issue_busy += busy;
     return start + busy;
   };
+  // In turn (default): each unit starts after the previous one and its instructions issue
+  // alongside it. Side by side (sm.compute_overlap): every unit starts at t and all the
+  // instructions issue together; the phase ends with the last of them.
+  const bool overlap = s.compute_overlap;
   Time cursor = t;
-  if (s.compute_overlap) {
-    // The four warps interleave instructions of every pipe: each pipe works through its share
-    // from t, and the phase ends when the last pipe and the issue of all instructions are done.
-    double inst = static_cast<double>(eval(wg, in.args[7]));
-    for (size_t u = 0; u < rate.size(); ++u) {
-      const int64_t ops = eval(wg, in.args[u]);
-      if (ops <= 0) {
-        continue;
-      }
-      const Time start = std::max(t, m_unit_free[u]);
-      const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
-      m_unit_free[u] = start + busy;
-      m_stats.unit_busy[u] += busy;
+  double inst = overlap ? static_cast<double>(eval(wg, in.args[7])) : 0;
+  for (size_t u = 0; u < rate.size(); ++u) {
+    const int64_t ops = eval(wg, in.args[u]);
+    if (ops <= 0) {
+      continue;
+    }
+    // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
+    const Time start = std::max(overlap ? t : cursor, m_unit_free[u]);
+    const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
+    m_unit_free[u] = start + busy;
+    m_stats.unit_busy[u] += busy;
+    const double unit_inst = static_cast<double>(ops) / (kThreads * kPerInstr[u]);
+    if (overlap) {
       cursor = std::max(cursor, start + busy);
-      inst += static_cast<double>(ops) / (kThreads * kPerInstr[u]);
+      inst += unit_inst;
+    } else {
+      cursor = std::max(start + busy, issue(unit_inst, cursor));
     }
-    cursor = std::max(cursor, issue(inst, t));
-  } else {
-    for (size_t u = 0; u < rate.size(); ++u) {
-      const int64_t ops = eval(wg, in.args[u]);
-      if (ops <= 0) {
-        continue;
-      }
-      // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
-      const Time start = std::max(cursor, m_unit_free[u]);
-      const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
-      m_unit_free[u] = start + busy;
-      m_stats.unit_busy[u] += busy;
-      const Time issued = issue(static_cast<double>(ops) / (kThreads * kPerInstr[u]), cursor);
-      cursor = std::max(start + busy, issued);
-    }
-    cursor = issue(static_cast<double>(eval(wg, in.args[7])), cursor);
   }
+  cursor = overlap ? std::max(cursor, issue(inst, t))
+                   : issue(static_cast<double>(eval(wg, in.args[7])), cursor);
   const int64_t raw = eval(wg, in.args[6]);
   cursor += m_ctx.sm_clock.cycles(static_cast<double>(std::max<int64_t>(0, raw)));
   if (cursor <= t) {
