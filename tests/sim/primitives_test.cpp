@@ -15,17 +15,22 @@ using program::KernelBuilder;
 using testing::map2d;
 using testing::simple_gpu;
 
-// One CTA, one warpgroup: arm a barrier, load a 2x64 fp16 box (two 128-B lines), wait, exit.
-TEST(Primitives, OneTmaLoad) {
+// One CTA, one warpgroup: arm a barrier, load one 2x64 fp16 box (256 B) of `map`, wait, exit.
+program::Kernel one_box_load(const program::TensorMap& map) {
   KernelBuilder b("one_tma");
-  b.add_map(map2d("T", 2, 64, 2, 64, 1 << 20));
+  b.add_map(map);
   b.add_barrier("full", 1, 1);
   b.begin_role("main", 1);
   b.mb_arrive_expect_tx("full", "0", "256");
-  b.tma_load("T", {"0", "0"}, "full", "0");
+  b.tma_load(map.name, {"0", "0"}, "full", "0");
   b.mb_wait("full", "0", "0");
   b.end_role();
-  const SimResult r = simulate(b.finish(), simple_gpu());
+  return b.finish();
+}
+
+// The box covers the whole 2x64 tensor: two 128-B lines.
+TEST(Primitives, OneTmaLoad) {
+  const SimResult r = simulate(one_box_load(map2d("T", 2, 64, 2, 64, 1 << 20)), simple_gpu());
   // cycle 0: arrive.expect_tx (1 cycle). cycle 1: TMA accepted; generation starts after
   // launch 40 + tensor-map setup 130 = 171. Line 0 is emitted at 171 (4 sectors at 32 B/cycle
   // = 4 cycles), line 1 at 175. Line 0: +100 to the slice (half of the 200-cycle round trip) =
@@ -48,16 +53,8 @@ TEST(Primitives, OneTmaLoad) {
 TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
   for (const auto& [cols, busy] : std::vector<std::pair<int64_t, double>>{
            {1024, 8}, {1008, 10}, {1000, 15}}) {
-    KernelBuilder b("align");
-    b.add_map(map2d("T", 2, cols, 2, 64, 1 << 20));
-    b.add_barrier("full", 1, 1);
-    b.begin_role("main", 1);
-    b.mb_arrive_expect_tx("full", "0", "256");
-    b.tma_load("T", {"0", "0"}, "full", "0");
-    b.mb_wait("full", "0", "0");
-    b.end_role();
-    GpuConfig c = simple_gpu({"tma.request_cycles=3", "tma.unaligned_row_cycles=5"});
-    const SimResult r = simulate(b.finish(), c);
+    const GpuConfig c = simple_gpu({"tma.request_cycles=3", "tma.unaligned_row_cycles=5"});
+    const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
   }
 }
