@@ -33,6 +33,20 @@
     }                                                                           \
   } while (0)
 
+// Every SM reads `nvec` int4 of `p` with ld.global.cg: fills L2 with that buffer (a "touch") or,
+// for a buffer larger than L2, evicts whatever was there (a "flush"). `sink` defeats dead-code
+// elimination.
+__global__ void read_all_kernel(const int4* __restrict__ p, size_t nvec, int* sink) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  int acc = 0;
+  for (; i < nvec; i += stride) {
+    int4 a = __ldcg(p + i);
+    acc ^= a.x ^ a.w;
+  }
+  if (acc == 0x7fffffff) sink[0] = acc;
+}
+
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }

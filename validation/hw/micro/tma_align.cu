@@ -8,17 +8,6 @@
 // p90_cycles,mean_cycles
 #include "common.cuh"
 
-__global__ void touch_kernel(const int4* __restrict__ p, size_t nvec, int* sink) {
-  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  size_t stride = (size_t)gridDim.x * blockDim.x;
-  int acc = 0;
-  for (; i < nvec; i += stride) {
-    int4 v = p[i];
-    acc ^= v.x ^ v.w;
-  }
-  if (acc == 0x7fffffff) *sink = acc;
-}
-
 __global__ void __launch_bounds__(32, 1)
     tma_align_kernel(const __grid_constant__ CUtensorMap a, const int2* __restrict__ coords, int n,
                      int nboxes, uint32_t box_bytes, long long* out) {
@@ -77,7 +66,7 @@ int main(int argc, char** argv) {
         hc[i].y = (i * 7 % (rows_total / box_rows)) * box_rows;
       }
       CK(cudaMemcpy(dcoords, hc.data(), nsamp * sizeof(int2), cudaMemcpyHostToDevice));
-      touch_kernel<<<sms * 8, 256>>>((const int4*)base, (size_t)s * rows_total / 16, sink);
+      read_all_kernel<<<sms * 8, 256>>>((const int4*)base, (size_t)s * rows_total / 16, sink);
       CKL();
       CK(cudaDeviceSynchronize());
       tma_align_kernel<<<1, 32, 8 * box_bytes>>>(ma, dcoords, nsamp, nb, box_bytes, dout);

@@ -11,17 +11,6 @@
 #include <random>
 #include "common.cuh"
 
-__global__ void touch_kernel(const int4* __restrict__ p, size_t nvec, int* sink) {
-  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-  size_t stride = (size_t)gridDim.x * blockDim.x;
-  int acc = 0;
-  for (; i < nvec; i += stride) {
-    int4 a = __ldcg(p + i);
-    acc ^= a.x ^ a.w;
-  }
-  if (acc == 0x7fffffff) sink[0] = acc;
-}
-
 __global__ void __launch_bounds__(32, 1)
     tma_lat_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ coords, int n,
                    uint32_t box_bytes, long long* out) {
@@ -100,7 +89,7 @@ int main(int argc, char** argv) {
         hc[i].y = (int)((t / tiles_x) * bx.h);
       }
       CK(cudaMemcpy(dcoords, hc.data(), nsamp * sizeof(int2), cudaMemcpyHostToDevice));
-      touch_kernel<<<sms * 8, 256>>>((const int4*)base, ws / 16, sink);
+      read_all_kernel<<<sms * 8, 256>>>((const int4*)base, ws / 16, sink);
       CKL();
       CK(cudaDeviceSynchronize());
       uint32_t bb = (uint32_t)(bx.w * bx.h * 2);

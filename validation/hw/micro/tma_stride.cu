@@ -8,17 +8,6 @@
 //          p90_cycles,mean_cycles
 #include "common.cuh"
 
-__global__ void flush_kernel(const int4* __restrict__ p, size_t nvec, int* sink) {
-  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-  size_t stride = (size_t)gridDim.x * blockDim.x;
-  int acc = 0;
-  for (; i < nvec; i += stride) {
-    int4 a = __ldcg(p + i);
-    acc ^= a.x ^ a.w;
-  }
-  if (acc == 0x7fffffff) sink[0] = acc;
-}
-
 __global__ void __launch_bounds__(32, 1)
     tma_stride_kernel(const __grid_constant__ CUtensorMap a, const __grid_constant__ CUtensorMap b,
                       const int2* __restrict__ coords, int n, int nboxes, uint32_t bytes,
@@ -92,7 +81,7 @@ int main(int argc, char** argv) {
           hc[i].y = (int)((uint64_t)i * step * rows);
         }
         CK(cudaMemcpy(dcoords, hc.data(), nsamp * sizeof(int2), cudaMemcpyHostToDevice));
-        flush_kernel<<<sms * 8, 256>>>((const int4*)flush, flush_bytes / 16, sink);
+        read_all_kernel<<<sms * 8, 256>>>((const int4*)flush, flush_bytes / 16, sink);
         CKL();
         CK(cudaDeviceSynchronize());
         const uint32_t bytes = (uint32_t)(nb * 64 * 2 * rows);
