@@ -11,15 +11,13 @@ Writes DIR/l2_raw.csv (ncu --page raw, one row per launch, base units), DIR/l2_c
 ncu knows), DIR/query_metrics.txt (ncu --query-metrics-mode all for the device's chip).
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-from validation.hw import attention as attn  # noqa: E402
-from validation.hw import gemm as gm  # noqa: E402
-from validation.hw.common import NCU_FLAGS, log  # noqa: E402
+from validation.hw.common import log  # noqa: E402
+from validation.hw.profile_sections import child, profile  # noqa: E402
 
 WANTED = [
     "gpu__time_duration.sum", "gpc__cycles_elapsed.max", "sm__cycles_elapsed.avg.per_second",
@@ -58,23 +56,6 @@ def cases():
     return out
 
 
-def child(path):
-    import torch
-    cs = json.load(open(path))
-    num_sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for c in cs:
-        if c["family"] == "attention":
-            q, k, v, o = attn.inputs(c)
-            torch.cuda.synchronize()
-            attn.launch(c, q, k, v, o)
-        else:
-            a, b, o = gm.inputs(c)
-            torch.cuda.synchronize()
-            gm.launch(c, a, b, o, num_sms)
-        torch.cuda.synchronize()
-    print("child: done", flush=True)
-
-
 def known_metrics(out):
     q = subprocess.run(["ncu", "--query-metrics", "--query-metrics-mode", "all", "--chip", "gh100"],
                        capture_output=True, text=True)
@@ -100,25 +81,11 @@ def main():
     if args.child:
         return child(args.child)
     os.makedirs(args.out, exist_ok=True)
-    cs = cases()
-    cpath = os.path.join(args.out, "l2_cases.json")
-    json.dump(cs, open(cpath, "w"), indent=1)
     keep = known_metrics(args.out)
     open(os.path.join(args.out, "l2_metrics.txt"), "w").write(
         "asked:\n" + "\n".join(WANTED) + "\n\nknown to this ncu:\n" + "\n".join(keep) + "\n")
     log(f"metrics known {len(keep)}/{len(WANTED)}: missing {sorted(set(WANTED) - set(keep))}")
-    rep = os.path.join("/tmp", "l2prof")
-    cmd = ["ncu"] + NCU_FLAGS + ["--metrics", ",".join(keep),
-                                 "--kernel-name", "regex:^(attn_fwd_kernel|gemm_tma_kernel)$", "--force-overwrite",
-                                 "-o", rep, sys.executable, os.path.abspath(__file__), "--out", args.out,
-                                 "--child", cpath]
-    log("RUN " + " ".join(cmd))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    log((p.stdout + p.stderr)[-4000:])
-    imp = subprocess.run(["ncu", "--import", rep + ".ncu-rep", "--csv", "--page", "raw", "--print-units",
-                          "base"], capture_output=True, text=True)
-    open(os.path.join(args.out, "l2_raw.csv"), "w").write(imp.stdout)
-    log(f"raw rows: {imp.stdout.count(chr(10))} {imp.stderr[-500:]}")
+    profile(args.out, "l2", cases(), ["--metrics", ",".join(keep)], __file__)
 
 
 if __name__ == "__main__":

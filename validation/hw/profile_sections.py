@@ -55,6 +55,24 @@ def child(path):
     print("child: done", flush=True)
 
 
+def profile(out, stem, cs, ncu_args, script):
+    """Writes OUT/<stem>_cases.json, runs `script --child` (which launches every case once)
+    under ncu with `ncu_args`, and writes the raw page as OUT/<stem>_raw.csv."""
+    cpath = os.path.join(out, f"{stem}_cases.json")
+    json.dump(cs, open(cpath, "w"), indent=1)
+    rep = os.path.join("/tmp", stem)
+    cmd = ["ncu"] + NCU_FLAGS + ncu_args + [
+        "--kernel-name", "regex:^(attn_fwd_kernel|gemm_tma_kernel)$", "--force-overwrite", "-o", rep,
+        sys.executable, os.path.abspath(script), "--out", out, "--child", cpath]
+    log("RUN " + " ".join(cmd))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    log((p.stdout + p.stderr)[-4000:])
+    imp = subprocess.run(["ncu", "--import", rep + ".ncu-rep", "--csv", "--page", "raw", "--print-units",
+                          "base"], capture_output=True, text=True)
+    open(os.path.join(out, f"{stem}_raw.csv"), "w").write(imp.stdout)
+    log(f"raw rows: {imp.stdout.count(chr(10))} {imp.stderr[-500:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -63,20 +81,7 @@ def main():
     if args.child:
         return child(args.child)
     os.makedirs(args.out, exist_ok=True)
-    cs = cases()
-    cpath = os.path.join(args.out, "sections_cases.json")
-    json.dump(cs, open(cpath, "w"), indent=1)
-    rep = os.path.join("/tmp", "sections")
-    cmd = ["ncu"] + NCU_FLAGS + sum([["--section", s] for s in SECTIONS], []) + [
-        "--kernel-name", "regex:^(attn_fwd_kernel|gemm_tma_kernel)$", "--force-overwrite", "-o", rep,
-        sys.executable, os.path.abspath(__file__), "--out", args.out, "--child", cpath]
-    log("RUN " + " ".join(cmd))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    log((p.stdout + p.stderr)[-4000:])
-    imp = subprocess.run(["ncu", "--import", rep + ".ncu-rep", "--csv", "--page", "raw", "--print-units",
-                          "base"], capture_output=True, text=True)
-    open(os.path.join(args.out, "sections_raw.csv"), "w").write(imp.stdout)
-    log(f"raw rows: {imp.stdout.count(chr(10))} {imp.stderr[-500:]}")
+    profile(args.out, "sections", cases(), sum([["--section", s] for s in SECTIONS], []), __file__)
 
 
 if __name__ == "__main__":
