@@ -30,27 +30,18 @@ from . import FrontendError
 _PRED = re.compile(r"^\s*@!?%\w+\s+")
 
 
+# PTX prefixes of the instrumented ops, first match wins (expect_tx before plain arrive).
+_KINDS = (("bar.sync", "BAR"), ("barrier.sync", "BAR"), ("mbarrier.try_wait", "MB_WAIT"),
+          ("mbarrier.arrive.expect_tx", "MB_EXPECT"), ("mbarrier.arrive", "MB_ARRIVE"),
+          ("cp.async.bulk.wait_group", "TMA_STORE_WAIT"), ("wgmma.mma_async", "WGMMA"),
+          ("wgmma.commit_group", "COMMIT"), ("wgmma.wait_group", "WGMMA_WAIT"))
+
+
 def _kind(instr):
     """Anchor kind of one PTX instruction, 'BAR' for bar.sync, or None."""
-    if instr.startswith(("bar.sync", "barrier.sync")):
-        return "BAR"
-    if instr.startswith("mbarrier.try_wait"):
-        return "MB_WAIT"
-    if instr.startswith("mbarrier.arrive.expect_tx"):
-        return "MB_EXPECT"
-    if instr.startswith("mbarrier.arrive"):
-        return "MB_ARRIVE"
     if instr.startswith("cp.async.bulk.tensor"):
         return "TMA_STORE" if re.match(r"cp\.async\.bulk\.tensor\.\d+d\.global\.", instr) else "TMA_LOAD"
-    if instr.startswith("cp.async.bulk.wait_group"):
-        return "TMA_STORE_WAIT"
-    if instr.startswith("wgmma.mma_async"):
-        return "WGMMA"
-    if instr.startswith("wgmma.commit_group"):
-        return "COMMIT"
-    if instr.startswith("wgmma.wait_group"):
-        return "WGMMA_WAIT"
-    return None
+    return next((kind for prefix, kind in _KINDS if instr.startswith(prefix)), None)
 
 
 def _bar_operands(instr):
