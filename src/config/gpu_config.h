@@ -16,6 +16,12 @@ enum class SliceHash : uint8_t { kModulo, kXor, kIpoly };
 // Order in which the block scheduler fills SMs with a launch's first CTAs: by SM id, or GPC by
 // GPC (TPC t = SMs 2t, 2t+1 sits in GPC t mod sm.gpcs).
 enum class DispatchOrder : uint8_t { kSmId, kGpcMajor };
+// How the COMPUTE work of an SM's warpgroups shares the issue slots and pipes. kReserve: each
+// booking waits until all earlier bookings end (busy-until). kGreedy: a booking fills the
+// cycles earlier ones left idle; earlier work keeps its end. kFair: as kGreedy, and the
+// earlier work that the new booking overlaps ends later by the overlap (processor sharing:
+// warpgroups that compute at the same time finish together, as on the H200).
+enum class ComputeSharing : uint8_t { kReserve, kGreedy, kFair };
 // Which SMs share one L2 request coalescer: the two SMs of a TPC, or every SM of a GPC.
 enum class CoalescerScope : uint8_t { kTpc, kGpc };
 enum class NocModel : uint8_t { kLatency, kPorts };
@@ -41,9 +47,10 @@ struct SmParams {
   double cvt_ops = 0;
   double int_ops = 0;
   double smem_bytes_per_cycle = 0;
-  double issue_slots = 0;  // warp instructions issued per SM cycle (0: no issue limit)
-  bool compute_overlap = false;
-  DispatchOrder dispatch_order = DispatchOrder::kSmId;  // a COMPUTE's pipes work side by side, not one after another
+  double issue_slots = 0;        // warp instructions issued per SM cycle (0: no issue limit)
+  bool compute_overlap = false;  // a COMPUTE's pipes work side by side, not one after another
+  ComputeSharing compute_sharing = ComputeSharing::kFair;
+  DispatchOrder dispatch_order = DispatchOrder::kSmId;
 };
 
 struct TensorParams {
@@ -53,6 +60,7 @@ struct TensorParams {
   int latency_cycles = 0;  // pipeline latency added to the service time of each wgmma
   int issue_cycles = 0;    // issue slots one wgmma instruction occupies
   int wait_cycles = 0;     // wgmma.wait_group that finds its groups complete
+  int queue_depth = 0;     // wgmma instructions in the SM's pipe before issue stalls (0: no limit)
 };
 
 struct TmaParams {
@@ -96,7 +104,7 @@ struct MemParams {
   bool l2_coalescer = true;      // merge in-flight duplicate reads of SMs sharing a coalescer
   int l2_coalescer_entries = 0;  // per coalescer
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
-  bool l2_remote_copy = true;    // far-partition reads leave a copy in the near partition
+  bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
   // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.

@@ -181,6 +181,15 @@ std::vector<ParamSpec> build_specs() {
       bool_param("sm.compute_overlap",
                  "the pipes of one COMPUTE run side by side (true) or one after another (false)",
                  [](GpuConfig& c) -> bool& { return c.sm.compute_overlap; }));
+  s.push_back(enum_param<ComputeSharing>(
+      "sm.compute_sharing",
+      "how warpgroups' COMPUTE work shares the SM's issue slots and pipes: reserve (wait until "
+      "earlier work ends), greedy (fill the cycles earlier work leaves idle) or fair (greedy, and "
+      "work computing at the same time finishes together)",
+      [](GpuConfig& c) -> ComputeSharing& { return c.sm.compute_sharing; },
+      {{"reserve", ComputeSharing::kReserve},
+       {"greedy", ComputeSharing::kGreedy},
+       {"fair", ComputeSharing::kFair}}));
   // --- Tensor engine -------------------------------------------------------------------------
   s.push_back(float_param(
       "tensor.fp16_flops", "FLOP/SM cycle", "dense FP16/BF16 wgmma rate",
@@ -201,6 +210,11 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param(
       "tensor.wait_cycles", "SM cycles", "wgmma.wait_group that finds its groups already complete",
       [](GpuConfig& c) -> int& { return c.tensor.wait_cycles; }, 1, 100000));
+  s.push_back(int_param(
+      "tensor.queue_depth", "wgmma instructions",
+      "wgmma instructions issued to the SM's tensor pipe and not yet through it (over all "
+      "warpgroups) before the next issue waits for the oldest; 0: no limit",
+      [](GpuConfig& c) -> int& { return c.tensor.queue_depth; }, 0, 64));
   // --- TMA engine ----------------------------------------------------------------------------
   s.push_back(int_param(
       "tma.queue_depth", "transactions", "TMA transactions admitted per SM",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 
 #include "config/gpu_config.h"
 #include "program/ir.h"
@@ -14,8 +15,21 @@ namespace asyncsim {
 
 class TensorEngine {
  public:
+  static constexpr int kMaxQueue = 64;
+
   TensorEngine(const TensorParams& params, double smem_bytes_per_cycle, const ClockDomain& clock)
       : m_params(params), m_smem_bytes_per_cycle(smem_bytes_per_cycle), m_clock(clock) {}
+
+  // Earliest time at or after t at which one more instruction fits in the pipe's queue: with
+  // tensor.queue_depth instructions issued and not yet through the pipe, the next waits until the
+  // oldest of them has left it (the end of its service).
+  Time accept_time(Time t) const {
+    const int depth = m_params.queue_depth;
+    if (depth <= 0 || m_instructions < static_cast<uint64_t>(depth)) {
+      return t;
+    }
+    return std::max(t, m_service_end[(m_instructions - depth) % kMaxQueue]);
+  }
 
   // Issues one m64nNkK instruction at time t; returns its completion time. The pipe is held for
   // the longer of the math (FLOPs / rate) and the shared-memory operand fetch: B is N x K, and
@@ -31,6 +45,7 @@ class TensorEngine {
     m_free = start + service;
     m_busy += service;
     m_flops += flops;
+    m_service_end[m_instructions % kMaxQueue] = m_free;
     ++m_instructions;
     return m_free + m_clock.cycles(m_params.latency_cycles);
   }
@@ -58,6 +73,8 @@ class TensorEngine {
   ClockDomain m_clock;
   Time m_free = 0;
   Time m_busy = 0;
+  std::array<Time, kMaxQueue> m_service_end{};  // by issue order, the last kMaxQueue
+
   double m_flops = 0;
   uint64_t m_instructions = 0;
 };

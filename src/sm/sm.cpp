@@ -177,6 +177,7 @@ void Sm::sleep(Warpgroup& wg, uint32_t wg_index, Time until, WgCategory c, Time 
   }
   wg.state = WgState::kSleeping;
   wg.block = BlockReason::kNone;
+  wg.wake_not_before = 0;
   set_category(wg, c, t);
   m_ctx.queue.push(until, EventKind::kWgWake, m_id, wg_index);
 }
@@ -184,6 +185,11 @@ void Sm::sleep(Warpgroup& wg, uint32_t wg_index, Time until, WgCategory c, Time 
 void Sm::on_wake(uint32_t w, Time t) {
   Warpgroup& wg = m_wgs[w];
   if (wg.state != WgState::kSleeping) {
+    return;
+  }
+  if (t < wg.wake_not_before) {
+    // Its COMPUTE now shares the pipes with later work (sm.compute_sharing=fair).
+    m_ctx.queue.push(wg.wake_not_before, EventKind::kWgWake, m_id, w);
     return;
   }
   wg.state = WgState::kReady;

@@ -10,6 +10,7 @@
 #include "engines/tensor_engine.h"
 #include "engines/tma_engine.h"
 #include "sim/context.h"
+#include "sm/calendar.h"
 #include "sm/warpgroup.h"
 
 namespace asyncsim {
@@ -62,6 +63,7 @@ class Sm {
   StepResult execute_barrier(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
   StepResult execute_tensor(Warpgroup& wg, const program::Instr& in, Time t);
   StepResult execute_compute(const program::Instr& in, const Warpgroup& wg, Time t);
+  void share_compute(const Warpgroup& self, Time t, Time end);
   StepResult wait_mbarrier(Warpgroup& wg, uint32_t barrier, int64_t parity, bool suspend, Time t);
   StepResult named_barrier(Warpgroup& wg, uint32_t wg_index, int64_t id, int64_t threads, bool wait,
                            Time t);
@@ -89,8 +91,8 @@ class Sm {
   std::vector<uint32_t> m_barrier_offset;  // first element of each barrier array in a CTA
   std::vector<uint32_t> m_wg_role_index;   // warpgroup slot within CTA -> (role, index in role)
   std::vector<uint16_t> m_wg_role;
-  std::array<Time, 6> m_unit_free{};
-  Time m_issue_free = 0;  // COMPUTE issue slots: SM-wide reservation
+  std::array<Calendar, 6> m_units{};  // COMPUTE pipes, shared by the SM's warpgroups
+  Calendar m_issue;                   // COMPUTE issue slots, SM-wide
   int m_live_ctas = 0;
   int64_t m_used_threads = 0;
   int64_t m_used_regs = 0;

@@ -34,18 +34,23 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
         wg.open_group_begin = t;
         wg.open_group_done = t;
       }
+      // Each instruction takes issue_cycles, and waits for room in the pipe's queue first (the
+      // wait delays every later instruction of the group).
+      Time stalled = 0;
       for (int64_t i = 0; i < repeat; ++i) {
-        const Time at = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
+        const Time want = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
+        const Time at = m_tensor.accept_time(want + stalled);
+        stalled = at - want;
         wg.open_group_done = std::max(
             wg.open_group_done,
             m_tensor.issue(in.dtype, static_cast<int>(n), (in.flags & program::kFlagRs) != 0, at));
       }
       ++wg.pc;
       const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);
-      if (cycles == 1) {
+      if (cycles == 1 && stalled == 0) {
         return {Outcome::kContinue, 0};
       }
-      return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(cycles))};
+      return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(cycles)) + stalled};
     }
     case Op::kWgmmaCommit: {
       retire_groups(wg, t);
@@ -94,6 +99,26 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
 // done: MUFU work is pipe-bound (8 cycles per warp instruction), FP32 work issue-bound, and
 // the `inst` instructions (moves, uniform-datapath address arithmetic, shuffles, predicates)
 // occupy issue slots only.
+// Processor sharing between COMPUTEs that overlap: the new work [t, end) took its cycles in the
+// gaps the earlier bookings left, as if it came last; on the hardware the schedulers interleave
+// both, so every warpgroup still computing at t ends later by the time it now shares (its
+// remaining time), but not after the newcomer. Two warpgroups that start their softmax together
+// both end when the pair's work is done, as the H200 traces show (validation/traces/README.md).
+void Sm::share_compute(const Warpgroup& self, Time t, Time end) {
+  for (Warpgroup& other : m_wgs) {
+    if (&other == &self || other.state != WgState::kSleeping ||
+        other.category != WgCategory::kCompute || other.compute_end <= t) {
+      continue;
+    }
+    const Time shared = other.compute_end - std::max(t, other.compute_begin);
+    const Time later = std::min(end, other.compute_end + shared);
+    if (later > other.compute_end) {
+      other.compute_end = later;
+      other.wake_not_before = later;
+    }
+  }
+}
+
 Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t) {
   const auto& s = m_ctx.config.sm;
   constexpr double kThreads = 128;
@@ -103,16 +128,15 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
   // Elements (bytes for shared memory) one thread handles per instruction: FFMA, HFMA2 (two
   // halves), MUFU, F2FP.PACK_AB (two conversions), IMAD, LDS/STS.128.
   constexpr std::array<double, 6> kPerInstr = {1, 2, 1, 2, 1, 16};
+  const bool fill = s.compute_sharing != ComputeSharing::kReserve;
   // Reserves the issue slots of `inst` per-thread instructions from `from`; returns their end.
   auto issue = [&](double inst, Time from) {
     if (s.issue_slots <= 0 || inst <= 0) {
       return from;
     }
-    const Time start = std::max(from, m_issue_free);
     const Time busy = m_ctx.sm_clock.cycles(inst * kWarps / s.issue_slots);
-    m_issue_free = start + busy;
     m_stats.issue_busy += busy;
-    return start + busy;
+    return m_issue.book(t, from, busy, fill);
   };
   // In turn (default): each unit starts after the previous one and its instructions issue
   // alongside it. Side by side (sm.compute_overlap): every unit starts at t and all the
@@ -126,16 +150,15 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
       continue;
     }
     // Units are shared by the SM's warpgroups: work queues behind earlier work on the unit.
-    const Time start = std::max(overlap ? t : cursor, m_unit_free[u]);
     const Time busy = m_ctx.sm_clock.cycles(static_cast<double>(ops) / rate[u]);
-    m_unit_free[u] = start + busy;
+    const Time done = m_units[u].book(t, overlap ? t : cursor, busy, fill);
     m_stats.unit_busy[u] += busy;
     const double unit_inst = static_cast<double>(ops) / (kThreads * kPerInstr[u]);
     if (overlap) {
-      cursor = std::max(cursor, start + busy);
+      cursor = std::max(cursor, done);
       inst += unit_inst;
     } else {
-      cursor = std::max(start + busy, issue(unit_inst, cursor));
+      cursor = std::max(done, issue(unit_inst, cursor));
     }
   }
   cursor = overlap ? std::max(cursor, issue(inst, t))
@@ -145,9 +168,15 @@ Sm::StepResult Sm::execute_compute(const Instr& in, const Warpgroup& wg, Time t)
   if (cursor <= t) {
     return {Outcome::kContinue, 0};
   }
+  const Time end = std::max(cursor, t + m_ctx.sm_clock.cycles(1));
   Warpgroup& mut = m_wgs[static_cast<size_t>(&wg - m_wgs.data())];
   set_category(mut, WgCategory::kCompute, t);
-  return {Outcome::kSleep, std::max(cursor, t + m_ctx.sm_clock.cycles(1))};
+  if (s.compute_sharing == ComputeSharing::kFair) {
+    share_compute(mut, t, end);
+  }
+  mut.compute_begin = t;
+  mut.compute_end = end;
+  return {Outcome::kSleep, end};
 }
 
 }  // namespace asyncsim

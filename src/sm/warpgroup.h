@@ -54,6 +54,11 @@ struct Warpgroup {
   Time open_group_begin = 0;
   Time open_group_done = 0;
   int32_t pending_store_reads = 0;
+  // The COMPUTE it sleeps in, and how late a later warpgroup's share of the pipes has pushed its
+  // end (sm.compute_sharing=fair): a wake before that time is deferred to it.
+  Time compute_begin = 0;
+  Time compute_end = 0;
+  Time wake_not_before = 0;
 };
 
 struct CtaSlot {

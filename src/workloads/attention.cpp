@@ -22,10 +22,12 @@ int64_t cdiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// A TMA box is at most one 128-byte swizzle span wide; wider rows take several copies (Triton and
-// CUTLASS both split them). The copy width is the widest of 64/32/16 elements dividing D.
-int copy_width(int d) {
-  if (d <= 64) {
+// Columns one TMA copy moves. FA3 (CUTLASS) keeps a box within one 128-byte swizzle span, so
+// wider rows take several copies, the widest of 64/32/16 elements dividing D. Triton 3.6 issues
+// one copy per tile whatever D is: its H200 PTX for D=128 has one cp.async.bulk.tensor per K or
+// V tile of 64x128 (validation/traces/attn_b1h16s4096d128_*.json, 7 loads in all as for D=64).
+int copy_width(int d, AttentionVariant v) {
+  if (v == AttentionVariant::kTriton || d <= 64) {
     return d;
   }
   return d % 64 == 0 ? 64 : (d % 32 == 0 ? 32 : 16);
@@ -111,8 +113,8 @@ void check_resources(const AttentionSpec& s, const GpuConfig& c) {
 
 // Tensor maps over fp16 rows of D elements: 2-D (D, rows) or 3-D (D, seq, heads) so a box clips
 // at the end of each head.
-TensorMap make_map(const std::string& name, int d, int64_t rows, int64_t seq, int box_rows,
-                   bool per_head, uint64_t base) {
+TensorMap make_map(const std::string& name, int d, int width, int64_t rows, int64_t seq,
+                   int box_rows, bool per_head, uint64_t base) {
   TensorMap m;
   m.name = name;
   m.dtype = program::DType::kF16;
@@ -121,11 +123,11 @@ TensorMap make_map(const std::string& name, int d, int64_t rows, int64_t seq, in
   if (per_head) {
     m.dims = {d, seq, rows / seq, 1, 1};
     m.strides = {kElem, row_bytes, seq * row_bytes, 0, 0};
-    m.box = {copy_width(d), box_rows, 1, 1, 1};
+    m.box = {width, box_rows, 1, 1, 1};
   } else {
     m.dims = {d, rows, 1, 1, 1};
     m.strides = {kElem, row_bytes, 0, 0, 0};
-    m.box = {copy_width(d), box_rows, 1, 1, 1};
+    m.box = {width, box_rows, 1, 1, 1};
   }
   m.base = base;
   m.swizzle = program::Swizzle::k128B;
@@ -141,10 +143,11 @@ void declare(KernelBuilder& b, const AttentionSpec& s) {
   const uint64_t k = align_up(q + q_bytes, kAlign);
   const uint64_t v = align_up(k + kv_bytes, kAlign);
   const uint64_t o = align_up(v + kv_bytes, kAlign);
-  b.add_map(make_map("Q", s.head_dim, q_rows, s.seq, s.bm, fa3(s), q));
-  b.add_map(make_map("K", s.head_dim, kv_rows, s.seq_kv, s.bn, fa3(s), k));
-  b.add_map(make_map("V", s.head_dim, kv_rows, s.seq_kv, s.bn, fa3(s), v));
-  b.add_map(make_map("O", s.head_dim, q_rows, s.seq, s.bm, o_per_head(s), o));
+  const int cw = copy_width(s.head_dim, s.variant);
+  b.add_map(make_map("Q", s.head_dim, cw, q_rows, s.seq, s.bm, fa3(s), q));
+  b.add_map(make_map("K", s.head_dim, cw, kv_rows, s.seq_kv, s.bn, fa3(s), k));
+  b.add_map(make_map("V", s.head_dim, cw, kv_rows, s.seq_kv, s.bn, fa3(s), v));
+  b.add_map(make_map("O", s.head_dim, cw, q_rows, s.seq, s.bm, o_per_head(s), o));
   const std::pair<const char*, int64_t> constants[] = {
       {"S", s.seq},
       {"SKV", s.seq_kv},
@@ -155,8 +158,8 @@ void declare(KernelBuilder& b, const AttentionSpec& s) {
       {"BM", s.bm},
       {"BN", s.bn},
       {"ST", s.stages},
-      {"CW", copy_width(s.head_dim)},
-      {"DC", s.head_dim / copy_width(s.head_dim)},
+      {"CW", cw},
+      {"DC", s.head_dim / cw},
       {"Q_BYTES", int64_t{s.bm} * s.head_dim * kElem},
       {"KV_BYTES", int64_t{s.bn} * s.head_dim * kElem},
       {"QK_REP", rows_per_group(s) / 64 * (s.head_dim / 16)},
@@ -202,7 +205,7 @@ std::string fa3_masked(const AttentionSpec& s, const std::string& j) {
 void copies(KernelBuilder& b, const AttentionSpec& s, const std::string& map,
             const std::string& row, const std::string& bar, const std::string& index) {
   const Coords c = coords(s);
-  const int width = copy_width(s.head_dim);
+  const int width = copy_width(s.head_dim, s.variant);
   for (int col = 0; col < s.head_dim; col += width) {
     if (fa3(s)) {
       b.tma_load(map, {std::to_string(col), row, map == "Q" ? c.head : c.kv_head}, bar, index);
@@ -578,7 +581,7 @@ AttentionCounts attention_counts(const AttentionSpec& spec) {
     c.kv_tiles += tiles_of_block(s, m) * heads;
     c.masked_tiles += masked_of_block(s, m) * heads;
   }
-  const int64_t dc = s.head_dim / copy_width(s.head_dim);
+  const int64_t dc = s.head_dim / copy_width(s.head_dim, s.variant);
   c.wgmma_instructions = c.kv_tiles * (s.bm / 64) * (s.head_dim + s.bn) / 16;
   c.tma_loads = c.ctas * dc + c.kv_tiles * 2 * dc;
   c.tma_stores = c.ctas * dc;

@@ -51,8 +51,8 @@ TEST(Primitives, OneTmaLoad) {
 // 2048 is the same (total 8); at 2016 it straddles two lines, 1 + 3 sectors: 3 + 3 (total 10);
 // at 2000 it is 2 + 3 sectors and starts inside a sector: 3 + 3 + 5 (total 15).
 TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
-  for (const auto& [cols, busy] : std::vector<std::pair<int64_t, double>>{
-           {1024, 8}, {1008, 10}, {1000, 15}}) {
+  for (const auto& [cols, busy] :
+       std::vector<std::pair<int64_t, double>>{{1024, 8}, {1008, 10}, {1000, 15}}) {
     const GpuConfig c = simple_gpu({"tma.request_cycles=3", "tma.unaligned_row_cycles=5"});
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
@@ -297,6 +297,76 @@ TEST(Primitives, ComputeOverlapRunsPipesSideBySide) {
   EXPECT_EQ(simulate(k, side).cycles, 150);
 }
 
+// sm.compute_sharing with two roles of one warpgroup each, each a COMPUTE of 100 issue-only
+// instructions (100 cycles of the SM's issue slots). a books 0-100 at cycle 0, b at cycle 1
+// takes 100-200. reserve and greedy: a computes 0-100, b 1-200. fair: b's work overlaps a's
+// remaining 99 cycles, so a ends 99 later, at 199 (both finish together, as on the H200).
+KernelBuilder two_roles(const KernelBuilder::ComputeOps& a, const KernelBuilder::ComputeOps& b) {
+  KernelBuilder k("sharing");
+  k.begin_role("a", 1);
+  k.compute(a);
+  k.end_role();
+  k.begin_role("b", 1);
+  k.compute(b);
+  k.end_role();
+  return k;
+}
+
+TEST(Primitives, FairComputeSharingEndsOverlappingWorkTogether) {
+  KernelBuilder::ComputeOps ops;
+  ops.inst = "100";
+  const program::Kernel k = two_roles(ops, ops).finish();
+  for (const auto& [mode, a_end] : std::vector<std::pair<std::string, int64_t>>{
+           {"reserve", 100}, {"greedy", 100}, {"fair", 199}}) {
+    const SimResult r = simulate(k, simple_gpu({"sm.compute_sharing=" + mode}));
+    EXPECT_EQ(r.cycles, 200) << mode;
+    EXPECT_EQ(r.stall_cycles.at("a").at("compute"), a_end) << mode;
+    EXPECT_EQ(r.stall_cycles.at("b").at("compute"), 199) << mode;
+  }
+}
+
+// Greedy and fair booking fill the issue cycles earlier work leaves idle. a: 1280 exp2 (80
+// cycles of the 16-lane MUFU pipe, but only 10 of issue: 0-10), then 10 issue-only
+// instructions after the MUFU phase (80-90). b at cycle 1: 50 issue-only instructions.
+// reserve: b waits for a's last booked slot, 90-140. greedy/fair: b fills 10-60; a still ends at
+// 90 (b ended first, so fair sharing delays a only to b's end, 60, which is earlier).
+TEST(Primitives, ComputeSharingFillsIdleIssueSlots) {
+  KernelBuilder::ComputeOps a;
+  a.mufu = "1280";
+  a.inst = "10";
+  KernelBuilder::ComputeOps b;
+  b.inst = "50";
+  const program::Kernel k = two_roles(a, b).finish();
+  for (const auto& [mode, cycles] : std::vector<std::pair<std::string, int64_t>>{
+           {"reserve", 140}, {"greedy", 90}, {"fair", 90}}) {
+    const SimResult r = simulate(k, simple_gpu({"sm.compute_sharing=" + mode}));
+    EXPECT_EQ(r.cycles, cycles) << mode;
+    EXPECT_EQ(r.stall_cycles.at("a").at("compute"), 90) << mode;
+  }
+}
+
+// tensor.queue_depth: one warpgroup issues twelve m64n256k16 (128 cycles of the pipe each, one
+// issue cycle each on the simple GPU) and waits for them. With no limit it issues them at
+// cycles 0-11. With 8: the ninth (cycle 8) waits for the first to leave the pipe at 128 and the
+// next three for the second to fourth (256, 384, 512); the last issue cycle ends at 513, and the
+// commit takes one more (issue time 514 against 13 without the limit). Either
+// way the pipe ends at 12 x 128 = 1536 and the group completes 24 cycles later.
+TEST(Primitives, TensorQueueDepthStallsWgmmaIssue) {
+  KernelBuilder b("queue");
+  b.begin_role("w", 1);
+  for (int i = 0; i < 12; ++i) {
+    b.wgmma("256", "1", DType::kF16, false);
+  }
+  b.wgmma_commit();
+  b.wgmma_wait("0");
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const SimResult free = simulate(k, simple_gpu({"tensor.queue_depth=0"}));
+  const SimResult queued = simulate(k, simple_gpu({"tensor.queue_depth=8"}));
+  EXPECT_EQ(free.cycles, queued.cycles);
+  EXPECT_EQ(free.stall_cycles.at("w").at("issue"), 13);
+  EXPECT_EQ(queued.stall_cycles.at("w").at("issue"), 514);
+}
+
 }  // namespace
 }  // namespace asyncsim
-
