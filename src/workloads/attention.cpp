@@ -22,10 +22,13 @@ int64_t cdiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Columns one TMA copy moves. FA3 (CUTLASS) keeps a box within one 128-byte swizzle span, so
-// wider rows take several copies, the widest of 64/32/16 elements dividing D. Triton 3.6 issues
-// one copy per tile whatever D is: its H200 PTX for D=128 has one cp.async.bulk.tensor per K or
-// V tile of 64x128 (validation/traces/attn_b1h16s4096d128_*.json, 7 loads in all as for D=64).
+// Columns one TMA copy moves. A box stays within one 128-byte swizzle span, so wider rows take
+// several copies, the widest of 64/32/16 elements dividing D. FA3 (CUTLASS) issues them one
+// after another. Triton 3.6 issues them from different warps at once: its H200 PTX for D=128
+// predicates each load on `tid < 64 && elect.sync` with column (warp & 1) * 64, so warps 0 and 1
+// each copy one half (validation/traces/round3 sidecars). The warpgroup is the unit of issue
+// here, so the halves are modelled as one copy of the whole row: the same lines and bytes, one
+// issue time, as on the H200.
 int copy_width(int d, AttentionVariant v) {
   if (v == AttentionVariant::kTriton || d <= 64) {
     return d;

@@ -87,7 +87,8 @@ AttentionSpec spec_of(const Shape& sh) {
 class AttentionCounts : public ::testing::TestWithParam<Shape> {};
 
 // Per CTA (one BM block of one head): one Q tile and, per K/V tile, one K and one V tile, each
-// one copy (Triton 3.6, as its H200 PTX shows) or D/64 copies of 128-B-wide boxes (FA3); K/V tiles
+// one copy (Triton 3.6: its D/64 halves are issued by different warps at once, modelled as one
+// copy) or D/64 copies of 128-B-wide boxes (FA3); K/V tiles
 // = cdiv(SKV, BN), or up to the bottom-right-aligned diagonal when causal; wgmma per tile = BM/64 x
 // (D/16 for QK^T + BN/16 for PV); one O tile stored. TMA counts whole boxes, out-of-bounds rows
 // included.
