@@ -32,6 +32,9 @@ SWITCHES = [
     ("`dram.refresh_per_bank=false`", ["dram.refresh_per_bank=false"], False),
     ("`sm.issue_slots=0`", ["sm.issue_slots=0"], True),
     ("`sm.compute_overlap=true`", ["sm.compute_overlap=true"], True),
+    ("`sm.compute_sharing=reserve` (busy-until issue slots and pipes)", ["sm.compute_sharing=reserve"], True),
+    ("`sm.compute_sharing=greedy` (gap filling, no fair finish)", ["sm.compute_sharing=greedy"], True),
+    ("`tensor.queue_depth=0` (no wgmma queue limit)", ["tensor.queue_depth=0"], True),
     ("`sm.kernel_launch_cycles=746` (the earlier fit on calib rows)", ["sm.kernel_launch_cycles=746"], True),
 ]
 
