@@ -66,10 +66,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_sm_port_bytes_per_cycle;
     m_slice_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_slice_port_bytes_per_cycle;
     m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
-    m_sm_in_free.assign(static_cast<size_t>(config.sm.count), 0);
+    m_sm_in.assign(static_cast<size_t>(config.sm.count), Calendar{});
     m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
     m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
-    m_slice_out_free.assign(static_cast<size_t>(m_num_slices), 0);
+    m_slice_out.assign(static_cast<size_t>(m_num_slices), Calendar{});
   }
   if (config.mem.l2_coalescer) {
     const int groups = config.mem.l2_coalescer_scope == CoalescerScope::kGpc
@@ -393,11 +393,13 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
   }
   if (m_noc_ports) {
-    // The response leaves through the serving slice's port, then enters the SM's port.
+    // The response leaves through the serving slice's port, then enters the SM's port. Both are
+    // booked when the request is processed, for data ready later (a DRAM fill lies far ahead),
+    // so they keep calendars: a response ready earlier takes the idle time before such a one.
     const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
-    Time wait = port_wait(m_slice_out_free[static_cast<size_t>(served_by)], done - back, sps);
     const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
-    wait += port_wait(m_sm_in_free[req.sm], done + wait, ps);
+    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, sps);
+    wait += port_wait(m_sm_in[req.sm], t, done + wait, ps);
     done += wait;
   }
   if (merge_slot) {

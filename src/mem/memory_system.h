@@ -16,6 +16,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/hbm.h"
+#include "util/calendar.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -133,6 +134,11 @@ class MemorySystem {
     free = start + ps;
     return start - ready;
   }
+  // The same on a port that keeps a calendar (booked at `now`): a packet ready earlier than one
+  // booked before it takes the idle time before that one.
+  static Time port_wait(Calendar& port, Time now, Time ready, Time ps) {
+    return port.book(now, ready, ps, true) - ready - ps;
+  }
 
   const GpuConfig& m_config;
   ClockDomain m_l2_clock;
@@ -158,10 +164,10 @@ class MemorySystem {
   double m_sm_port_ps_per_byte = 0;
   double m_slice_port_ps_per_byte = 0;
   Time m_queue_ps = 0;
-  std::vector<Time> m_sm_in_free;
+  std::vector<Calendar> m_sm_in;     // response ports, booked ahead of their data
+  std::vector<Calendar> m_slice_out;
   std::vector<Time> m_sm_out_free;
   std::vector<Time> m_slice_in_free;
-  std::vector<Time> m_slice_out_free;
   std::vector<Time> m_channel_free;
   std::unique_ptr<HbmSystem> m_hbm;  // dram.model=hbm
   // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice.

@@ -10,7 +10,7 @@
 #include "engines/tensor_engine.h"
 #include "engines/tma_engine.h"
 #include "sim/context.h"
-#include "sm/calendar.h"
+#include "util/calendar.h"
 #include "sm/warpgroup.h"
 
 namespace asyncsim {

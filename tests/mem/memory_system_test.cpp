@@ -71,6 +71,22 @@ TEST(MemorySystem, SlicePortSerializesResponsesByBytesOverBandwidth) {
   EXPECT_EQ(lat.access(read(b, 1), t), t + 201 * kNs);
 }
 
+// Response ports keep calendars: a miss booked first holds the SM port from when its DRAM fill
+// returns (t + 100 to the slice, 300 DRAM + 1 channel cycle, 100 back: t + 501), so a hit to
+// the same SM processed after it but ready at t + 200 goes first, undelayed. A busy-until port
+// made the hit wait until the miss's data had passed (t + 505).
+TEST(MemorySystem, ResponsePortsLetEarlierDataPassLaterBookings) {
+  const GpuConfig cfg =
+      testing::simple_gpu({"noc.model=ports", "noc.sm_port_bytes_per_cycle=32",
+                           "noc.slice_port_bytes_per_cycle=1024"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  const auto [hit, miss] = two_lines_of_one_slice(mem);
+  mem.access(read(hit, 0), 0);
+  const Time t = 10'000 * kNs;
+  EXPECT_EQ(mem.access(read(miss + 4096, 0), t), t + 501 * kNs);
+  EXPECT_EQ(mem.access(read(hit, 0), t), t + 200 * kNs);
+}
+
 TEST(MemorySystem, SmPortSerializesAndBackPressures) {
   // SM port 32 B/cycle: 4 cycles per 128-B response; queue of 256 B = 8 cycles of backlog.
   const GpuConfig cfg =

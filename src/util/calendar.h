@@ -1,4 +1,5 @@
-// Capacity of one SM resource (the warp schedulers' issue slots, or one pipe) over time.
+// Capacity of one resource over time: the warp schedulers' issue slots or a pipe of an SM, a
+// crossbar port.
 #pragma once
 
 #include <algorithm>
