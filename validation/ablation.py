@@ -35,6 +35,7 @@ SWITCHES = [
     ("`sm.compute_sharing=reserve` (busy-until issue slots and pipes)", ["sm.compute_sharing=reserve"], True),
     ("`sm.compute_sharing=greedy` (gap filling, no fair finish)", ["sm.compute_sharing=greedy"], True),
     ("`tensor.queue_depth=0` (no wgmma queue limit)", ["tensor.queue_depth=0"], True),
+    ("`noc.model=latency` (no crossbar port bandwidth)", ["noc.model=latency"], True),
     ("`sm.kernel_launch_cycles=746` (the earlier fit on calib rows)", ["sm.kernel_launch_cycles=746"], True),
 ]
 
