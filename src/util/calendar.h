@@ -28,23 +28,31 @@ class Calendar {
     }
     // Drop what ends by `now`: bookings arrive in simulated-time order, so no later booking can
     // start before it.
-    auto first =
-        std::find_if(m_busy.begin(), m_busy.end(), [now](const Span& s) { return s.end > now; });
-    m_busy.erase(m_busy.begin(), first);
-    std::vector<Span> added;
+    if (!m_busy.empty() && m_busy.front().end <= now) {
+      auto first = std::upper_bound(m_busy.begin(), m_busy.end(), now,
+                                    [](Time t, const Span& s) { return t < s.end; });
+      m_busy.erase(m_busy.begin(), first);
+    }
+    // Common case: the work starts after everything booked.
+    if (m_busy.empty() || from >= m_busy.back().end) {
+      append({from, from + amount});
+      return from + amount;
+    }
+    // Fill the gaps from the first span that ends after `from` (ends are sorted too).
+    auto it = std::upper_bound(m_busy.begin(), m_busy.end(), from,
+                               [](Time t, const Span& s) { return t < s.end; });
+    std::vector<Span>& added = m_scratch;  // reused: no allocation per booking
+    added.clear();
     Time cursor = from;
     Time left = amount;
-    for (const Span& s : m_busy) {
-      if (left == 0) {
-        break;
-      }
-      if (s.begin > cursor) {
-        const Time take = std::min(left, s.begin - cursor);
+    for (; it != m_busy.end() && left > 0; ++it) {
+      if (it->begin > cursor) {
+        const Time take = std::min(left, it->begin - cursor);
         added.push_back({cursor, cursor + take});
         left -= take;
         cursor += take;
       }
-      cursor = std::max(cursor, s.end);
+      cursor = std::max(cursor, it->end);
     }
     if (left > 0) {
       added.push_back({cursor, cursor + left});
@@ -62,13 +70,17 @@ class Calendar {
     Time begin;
     Time end;
   };
-  void insert_last(Span a) {
+  // Adds a span that starts at or after the last one's end.
+  void append(Span a) {
     if (!m_busy.empty() && m_busy.back().end >= a.begin) {
       m_busy.back().end = std::max(m_busy.back().end, a.end);
     } else {
       m_busy.push_back(a);
     }
-    // A reservation never needs what lies behind its last span.
+  }
+  // A reservation never needs what lies behind its last span.
+  void insert_last(Span a) {
+    append(a);
     if (m_busy.size() > 1) {
       m_busy.erase(m_busy.begin(), m_busy.end() - 1);
     }
@@ -88,6 +100,7 @@ class Calendar {
     }
   }
   std::vector<Span> m_busy;  // sorted, disjoint
+  std::vector<Span> m_scratch;
 };
 
 }  // namespace asyncsim
