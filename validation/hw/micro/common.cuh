@@ -67,6 +67,22 @@ __device__ __forceinline__ void mbar_expect_tx(uint64_t* bar, uint32_t bytes) {
 __device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
 }
+// Reads clock64, arms `bar` for `size` bytes and issues one 1-D bulk copy of them from global
+// `src` into shared `dst`, in one asm block so nothing is scheduled between; returns the clock.
+__device__ __forceinline__ long long timed_bulk_load(void* dst, const void* src, uint32_t size,
+                                                     uint64_t* bar) {
+  long long t0;
+  asm volatile(
+      "{\n"
+      "mov.u64 %0, %%clock64;\n"
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%3], %4;\n"
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%1], [%2], %4, [%3];\n"
+      "}\n"
+      : "=l"(t0)
+      : "r"(smem_u32(dst)), "l"(src), "r"(smem_u32(bar)), "r"(size)
+      : "memory");
+  return t0;
+}
 __device__ __forceinline__ bool mbar_try_wait(uint64_t* bar, uint32_t parity) {
   uint32_t ok;
   asm volatile(

@@ -24,16 +24,7 @@ __global__ void __launch_bounds__(32, 1)
   mbar_init(&bar, 1);
   fence_mbar_init();
   const uint8_t* s = src + (size_t)blockIdx.x * stride;
-  long long t0;
-  asm volatile(
-      "{\n"
-      "mov.u64 %0, %%clock64;\n"
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%3], %4;\n"
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%1], [%2], %4, [%3];\n"
-      "}\n"
-      : "=l"(t0)
-      : "r"(smem_u32(buf)), "l"(s), "r"(smem_u32(&bar)), "r"(size)
-      : "memory");
+  const long long t0 = timed_bulk_load(buf, s, size, &bar);
   mbar_wait(&bar, 0);
   cycles[blockIdx.x] = clock64() - t0;
   entry_ns[blockIdx.x] = t_ns;

@@ -18,18 +18,9 @@ __global__ void __launch_bounds__(32, 1)
   uint32_t phase = 0;
   for (int i = 0; i < n; ++i) {
     const uint8_t* s = src + ((size_t)i * step) % wrap;
-    long long t0, t1;
-    asm volatile(
-        "{\n"
-        "mov.u64 %0, %%clock64;\n"
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%3], %4;\n"
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%1], [%2], %4, [%3];\n"
-        "}\n"
-        : "=l"(t0)
-        : "r"(smem_u32(buf)), "l"(s), "r"(smem_u32(&bar)), "r"(size)
-        : "memory");
+    const long long t0 = timed_bulk_load(buf, s, size, &bar);
     mbar_wait(&bar, phase);
-    t1 = clock64();
+    const long long t1 = clock64();
     phase ^= 1;
     out[i] = t1 - t0;
   }
