@@ -21,7 +21,7 @@ class Calendar {
     if (amount <= 0) {
       return from;
     }
-    if (!fill || m_busy.empty()) {
+    if (!fill) {
       const Time start = std::max(from, m_busy.empty() ? from : m_busy.back().end);
       insert_last({start, start + amount});
       return start + amount;
@@ -56,7 +56,6 @@ class Calendar {
     }
     if (left > 0) {
       added.push_back({cursor, cursor + left});
-      cursor += left;
     }
     const Time done = added.back().end;
     for (const Span& a : added) {
