@@ -112,6 +112,14 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
       static_cast<Time>(std::max(burst_ps, p.t_ccd_s_ns * 1000.0) / p.bus_efficiency + 0.5);
 
   m_banks.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_banks_per_pc));
+  // Bank k of the chip is refreshed at k/N of every tREFI; the stagger is a stride coprime to
+  // the bank count, so neighbouring banks refresh far apart.
+  const auto total = static_cast<int64_t>(m_banks.size());
+  for (int64_t i = 0; i < total; ++i) {
+    Bank& bank = m_banks[static_cast<size_t>(i)];
+    bank.refresh_offset = m_refi * (i * 97 % total) / total;
+    bank.next_refresh = m_refi - bank.refresh_offset;
+  }
   m_groups.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_groups_per_pc));
   m_sids.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.stack_ids));
   m_pcs.resize(static_cast<size_t>(m_num_pcs));
@@ -243,17 +251,15 @@ void HbmSystem::apply_refresh(int pc, Time t) {
 // closes and the bank takes no ACT until the refresh ends. A request that lands on a bank in
 // refresh waits for it; one bank in tREFI/tRFCpb is refreshing at any time.
 void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
-  const int64_t total = static_cast<int64_t>(m_num_pcs) * m_banks_per_pc;
-  // Stagger by a stride coprime to the bank count so neighbouring banks refresh far apart.
-  const int64_t k = (static_cast<int64_t>(pc) * m_banks_per_pc + bank_index) * 97 % total;
-  const Time offset = m_refi * k / total;
-  const int64_t epoch = (t + offset) / m_refi;
   Bank& bank = m_banks[static_cast<size_t>(pc * m_banks_per_pc + bank_index)];
-  if (epoch <= bank.refresh_epoch) {
+  if (t < bank.next_refresh) {  // still in the epoch of the latest refresh applied
     return;
   }
+  const Time offset = bank.refresh_offset;
+  const int64_t epoch = (t + offset) / m_refi;
   ++m_stats.refreshes;
   bank.refresh_epoch = epoch;
+  bank.next_refresh = (epoch + 1) * m_refi - offset;
   const Time end = epoch * m_refi - offset + m_rfcpb;
   if (end > t) {
     bank.open_row = -1;

@@ -125,6 +125,8 @@ class HbmSystem {
     Time switch_pre = 0;    // when the PRE that closed prev_row was issued
     int32_t bypasses = 0;
     int64_t refresh_epoch = 0;  // latest per-bank refresh applied (refresh_per_bank)
+    Time refresh_offset = 0;    // where in each tREFI this bank's refresh falls
+    Time next_refresh = 0;      // the start of the epoch after refresh_epoch
   };
   struct Group {        // one bank group of one SID
     Time cas_free = 0;  // tCCD_L budget horizon
