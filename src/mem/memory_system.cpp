@@ -66,10 +66,14 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_sm_port_bytes_per_cycle;
     m_slice_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_slice_port_bytes_per_cycle;
     m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
-    m_sm_in.assign(static_cast<size_t>(config.sm.count), Calendar{});
+    // One slot carries one sector at the port's bandwidth.
+    const auto slot = [&](double ps_per_byte) {
+      return SlotCalendar(static_cast<Time>(m_line_bytes * ps_per_byte + 0.5));
+    };
+    m_sm_in.assign(static_cast<size_t>(config.sm.count), slot(m_sm_port_ps_per_byte));
     m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
     m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
-    m_slice_out.assign(static_cast<size_t>(m_num_slices), Calendar{});
+    m_slice_out.assign(static_cast<size_t>(m_num_slices), slot(m_slice_port_ps_per_byte));
   }
   if (config.mem.l2_coalescer) {
     const int groups = config.mem.l2_coalescer_scope == CoalescerScope::kGpc
@@ -396,10 +400,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // The response leaves through the serving slice's port, then enters the SM's port. Both are
     // booked when the request is processed, for data ready later (a DRAM fill lies far ahead),
     // so they keep calendars: a response ready earlier takes the idle time before such a one.
-    const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
-    const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
-    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, sps);
-    wait += port_wait(m_sm_in[req.sm], t, done + wait, ps);
+    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, bytes);
+    wait += port_wait(m_sm_in[req.sm], t, done + wait, bytes);
     done += wait;
   }
   if (merge_slot) {

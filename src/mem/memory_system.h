@@ -16,7 +16,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/hbm.h"
-#include "util/calendar.h"
+#include "util/slot_calendar.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -134,10 +134,10 @@ class MemorySystem {
     free = start + ps;
     return start - ready;
   }
-  // The same on a port that keeps a calendar (booked at `now`): a packet ready earlier than one
-  // booked before it takes the idle time before that one.
-  static Time port_wait(Calendar& port, Time now, Time ready, Time ps) {
-    return port.book(now, ready, ps, true) - ready - ps;
+  // The same on a port that keeps a calendar of sector slots (booked at `now`): a packet ready
+  // earlier than one booked before it takes the free slots before that one.
+  Time port_wait(SlotCalendar& port, Time now, Time ready, int bytes) const {
+    return port.book(now, ready, (bytes + m_line_bytes - 1) / m_line_bytes);
   }
 
   const GpuConfig& m_config;
@@ -164,8 +164,8 @@ class MemorySystem {
   double m_sm_port_ps_per_byte = 0;
   double m_slice_port_ps_per_byte = 0;
   Time m_queue_ps = 0;
-  std::vector<Calendar> m_sm_in;     // response ports, booked ahead of their data
-  std::vector<Calendar> m_slice_out;
+  std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
+  std::vector<SlotCalendar> m_slice_out;
   std::vector<Time> m_sm_out_free;
   std::vector<Time> m_slice_in_free;
   std::vector<Time> m_channel_free;

@@ -55,7 +55,9 @@ TEST(MemorySystem, SlicePortSerializesResponsesByBytesOverBandwidth) {
   const auto [a, b] = two_lines_of_one_slice(mem);
   mem.access(read(a, 0), 0);
   mem.access(read(b, 1), 0);
-  const Time t = 10'000 * kNs;
+  // The port books time in slots of one line (8 cycles here), so t + 100, when the first
+  // response leaves the slice, is put on a slot boundary (10'104 = 8 * 1263).
+  const Time t = 10'004 * kNs;
   // The first hit is not delayed (the crossbar latency holds one packet already): 100 there,
   // 100 back. The second, from another SM, reaches the slice 1 cycle later (slice bandwidth)
   // and then waits for the port until the first response's 8 cycles are over.

@@ -1,0 +1,120 @@
+// Capacity of a crossbar port over time, in fixed slots: one slot carries one sector (32 B) at
+// the port's bandwidth. The port's responses are booked when their requests are processed, for
+// data that becomes ready up to a DRAM round trip later and out of order, so most bookings land
+// in the middle of what is booked already. A sorted list of busy spans (util/calendar.h) pays a
+// search and an insertion for that; a bitmap of slots pays a word or two.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "util/time.h"
+
+namespace asyncsim {
+
+class SlotCalendar {
+ public:
+  explicit SlotCalendar(Time slot_ps = 1) : m_slot_ps(slot_ps < 1 ? 1 : slot_ps) {}
+
+  Time slot_ps() const { return m_slot_ps; }
+
+  // Books `slots` slots (the packet's sectors) from the slot holding `ready` on, filling
+  // the free slots earlier bookings left (a packet ready earlier than one booked before it goes
+  // first; packets of one response may interleave with others', as flits do). Returns the
+  // wait: how much later the last slot ends than `ready` plus the packet's slots (0 on an idle
+  // port; a packet that has to wait starts at a slot boundary). `now` is the
+  // simulated time of the booking, which never decreases; `ready` >= now.
+  Time book(Time now, Time ready, int slots) {
+    if (slots <= 0) {
+      return 0;
+    }
+    if (now >= m_next_word_ps) {
+      advance(now / (64 * m_slot_ps));
+    }
+    int64_t first = ready / m_slot_ps;
+    if (first < m_base * 64) {
+      first = m_base * 64;
+    }
+    if (first > m_last) {
+      // Everything from `first` on is free: set the bits without reading words that lie
+      // beyond the last booking (they are zero), which a streaming run would miss in the
+      // host's caches on.
+      for (int64_t s = first; s < first + slots;) {
+        const int64_t w = s / 64;
+        const int64_t n = std::min<int64_t>(first + slots - s, 64 - s % 64);
+        const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << (s % 64);
+        uint64_t& word_ref = word(w);
+        word_ref = w > m_last / 64 ? mask : (word_ref | mask);
+        s += n;
+      }
+      m_last = first + slots - 1;
+      return 0;
+    }
+    int64_t w = first / 64;
+    uint64_t free = ~word(w) & (~uint64_t{0} << (first % 64));
+    int64_t last = first;
+    for (int need = slots; need > 0;) {
+      while (free == 0) {
+        ++w;
+        free = ~word(w);
+      }
+      const int b = std::countr_zero(free);
+      word(w) |= uint64_t{1} << b;
+      free &= free - 1;
+      last = w * 64 + b;
+      --need;
+    }
+    m_last = std::max(m_last, last);
+    const Time wait = (last + 1 - slots) * m_slot_ps - ready;
+    return wait > 0 ? wait : 0;
+  }
+
+ private:
+  // The ring starts inside the object, so that a booking reads the object and its word, not a
+  // pointer first; it moves to the heap when a booking lies beyond it.
+  static constexpr size_t kInlineWords = 32;  // 2048 slots
+  uint64_t* words() { return m_heap.empty() ? m_inline.data() : m_heap.data(); }
+  // The word holding slots [64 w, 64 w + 64), growing the ring when w lies beyond it.
+  uint64_t& word(int64_t w) {
+    while (w >= m_base + static_cast<int64_t>(m_mask + 1)) {
+      grow();
+    }
+    return words()[static_cast<size_t>(w) & m_mask];
+  }
+  // Forgets the words before `base`: no later booking reaches them.
+  void advance(int64_t base) {
+    if (base <= m_base) {
+      return;
+    }
+    uint64_t* ring = words();
+    for (int64_t w = m_base; w < base && w <= m_base + static_cast<int64_t>(m_mask); ++w) {
+      ring[static_cast<size_t>(w) & m_mask] = 0;
+    }
+    m_base = base;
+    m_next_word_ps = (base + 1) * 64 * m_slot_ps;
+  }
+  void grow() {
+    const size_t size = m_mask + 1;
+    std::vector<uint64_t> bigger(size * 2, 0);
+    const uint64_t* ring = words();
+    for (int64_t w = m_base; w < m_base + static_cast<int64_t>(size); ++w) {
+      bigger[static_cast<size_t>(w) & (bigger.size() - 1)] = ring[static_cast<size_t>(w) & m_mask];
+    }
+    m_heap.swap(bigger);
+    m_mask = m_heap.size() - 1;
+  }
+
+  Time m_slot_ps;
+  int64_t m_base = 0;                    // first word still tracked
+  int64_t m_last = -1;                   // the latest slot booked: all after it are free
+  Time m_next_word_ps = 64 * m_slot_ps;  // when the first word tracked lies in the past
+  size_t m_mask = kInlineWords - 1;      // ring size - 1 (a power of two)
+  std::array<uint64_t, kInlineWords> m_inline{};
+  std::vector<uint64_t> m_heap;  // the ring once it outgrew m_inline
+};
+
+}  // namespace asyncsim

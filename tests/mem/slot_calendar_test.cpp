@@ -1,0 +1,51 @@
+// The crossbar ports' calendar of slots (src/util/slot_calendar.h), with exact waits: slots of
+// 10 ps, so a packet of n slots holds the port 10 n ps.
+#include "util/slot_calendar.h"
+
+#include <gtest/gtest.h>
+
+namespace asyncsim {
+namespace {
+
+TEST(SlotCalendar, IdlePortAddsNoWaitAlignedOrNot) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 100, 1), 0);
+  EXPECT_EQ(port.book(0, 205, 2), 0);  // slots 20 and 21 are free
+}
+
+TEST(SlotCalendar, PacketsReadyTogetherSerialize) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 100, 1), 0);   // slot 10
+  EXPECT_EQ(port.book(0, 100, 1), 10);  // slot 11: ends at 120 = 100 + 10 + 10
+  EXPECT_EQ(port.book(0, 100, 2), 20);  // slots 12, 13: ends at 140 = 100 + 20 + 20
+  // Ready mid-slot 13, which is taken: slot 14 ends at 150 = 135 + 10 + 5.
+  EXPECT_EQ(port.book(0, 135, 1), 5);
+}
+
+TEST(SlotCalendar, EarlierDataTakesTheFreeSlotsBeforeALaterBooking) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 1000, 4), 0);  // a DRAM fill's response, booked first: slots 100-103
+  EXPECT_EQ(port.book(0, 200, 4), 0);   // a hit ready long before it is not delayed by it
+  // A packet ready at 990 takes slot 99, then the first free slot after the fill's, 104.
+  EXPECT_EQ(port.book(0, 990, 2), 1050 - 990 - 20);
+}
+
+TEST(SlotCalendar, BookingsFarAheadGrowTheRingAndKeepWhatIsBooked) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 500, 1), 0);          // slot 50
+  EXPECT_EQ(port.book(0, 10'000'000, 1), 0);   // slot 1'000'000, far beyond the first ring
+  EXPECT_EQ(port.book(0, 500, 1), 10);         // slot 50 is still taken after the growth
+  EXPECT_EQ(port.book(0, 10'000'000, 1), 10);  // and so is slot 1'000'000
+}
+
+TEST(SlotCalendar, TimePassingFreesNothingStillAhead) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 50'000, 3), 0);  // slots 5000-5002
+  // At now = 49'000 the words before slot 4900 are forgotten; the booking ahead is kept.
+  EXPECT_EQ(port.book(49'000, 50'000, 1), 30);
+  // Long after, the same slots are free again (the ring reuses its words).
+  EXPECT_EQ(port.book(10'000'000, 10'050'000, 1), 0);
+}
+
+}  // namespace
+}  // namespace asyncsim
