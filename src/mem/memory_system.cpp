@@ -68,7 +68,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
     // One slot carries one sector at the port's bandwidth.
     const auto slot = [&](double ps_per_byte) {
-      return SlotCalendar(static_cast<Time>(m_line_bytes * ps_per_byte + 0.5));
+      return SlotCalendar(static_cast<Time>(m_sector_bytes * ps_per_byte + 0.5));
     };
     m_sm_in.assign(static_cast<size_t>(config.sm.count), slot(m_sm_port_ps_per_byte));
     m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);

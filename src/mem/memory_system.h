@@ -137,7 +137,7 @@ class MemorySystem {
   // The same on a port that keeps a calendar of sector slots (booked at `now`): a packet ready
   // earlier than one booked before it takes the free slots before that one.
   Time port_wait(SlotCalendar& port, Time now, Time ready, int bytes) const {
-    return port.book(now, ready, (bytes + m_line_bytes - 1) / m_line_bytes);
+    return port.book(now, ready, (bytes + m_sector_bytes - 1) / m_sector_bytes);
   }
 
   const GpuConfig& m_config;

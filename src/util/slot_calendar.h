@@ -47,8 +47,7 @@ class SlotCalendar {
         const int64_t w = s / 64;
         const int64_t n = std::min<int64_t>(first + slots - s, 64 - s % 64);
         const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << (s % 64);
-        uint64_t& word_ref = word(w);
-        word_ref = w > m_last / 64 ? mask : (word_ref | mask);
+        take(w, mask, w > m_last / 64);
         s += n;
       }
       m_last = first + slots - 1;
@@ -58,12 +57,14 @@ class SlotCalendar {
     uint64_t free = ~word(w) & (~uint64_t{0} << (first % 64));
     int64_t last = first;
     for (int need = slots; need > 0;) {
-      while (free == 0) {
-        ++w;
+      if (free == 0) {
+        // A congested port has whole words taken: skip them with the summary of full words.
+        w = next_open(w + 1);
         free = ~word(w);
+        continue;
       }
       const int b = std::countr_zero(free);
-      word(w) |= uint64_t{1} << b;
+      take(w, uint64_t{1} << b, false);
       free &= free - 1;
       last = w * 64 + b;
       --need;
@@ -74,47 +75,87 @@ class SlotCalendar {
   }
 
  private:
-  // The ring starts inside the object, so that a booking reads the object and its word, not a
-  // pointer first; it moves to the heap when a booking lies beyond it.
-  static constexpr size_t kInlineWords = 32;  // 2048 slots
-  uint64_t* words() { return m_heap.empty() ? m_inline.data() : m_heap.data(); }
+  // The ring of words (a power of two, at least 64) and after it its summary, one bit per word
+  // that is full. It starts inside the object, so that a booking reads the object and its word,
+  // not a pointer first; it moves to the heap when a booking lies beyond it.
+  static constexpr size_t kInlineWords = 64;  // 4096 slots
+  size_t size() const { return m_mask + 1; }
+  uint64_t* ring() { return m_heap.empty() ? m_inline.data() : m_heap.data(); }
+  uint64_t* summary() { return ring() + size(); }
   // The word holding slots [64 w, 64 w + 64), growing the ring when w lies beyond it.
   uint64_t& word(int64_t w) {
-    while (w >= m_base + static_cast<int64_t>(m_mask + 1)) {
+    while (w >= m_base + static_cast<int64_t>(size())) {
       grow();
     }
-    return words()[static_cast<size_t>(w) & m_mask];
+    return ring()[static_cast<size_t>(w) & m_mask];
+  }
+  // Sets `mask` in word w (replacing it when `fresh`: it is known to be zero).
+  void take(int64_t w, uint64_t mask, bool fresh) {
+    uint64_t& x = word(w);
+    x = fresh ? mask : (x | mask);
+    if (x == ~uint64_t{0}) {
+      const size_t pos = static_cast<size_t>(w) & m_mask;
+      summary()[pos >> 6] |= uint64_t{1} << (pos & 63);
+    }
+  }
+  // The first word at or after v (>= m_base) that is not full. Words past the ring are empty.
+  int64_t next_open(int64_t v) {
+    for (;;) {
+      const int64_t room = m_base + static_cast<int64_t>(size()) - v;
+      if (room <= 0) {
+        return v;
+      }
+      const size_t pos = static_cast<size_t>(v) & m_mask;
+      const auto bit = static_cast<int64_t>(pos & 63);
+      uint64_t open = ~summary()[pos >> 6] & (~uint64_t{0} << bit);
+      if (room < 64 - bit) {
+        open |= ~uint64_t{0} << (bit + room);  // positions past the ring's end alias older words
+      }
+      if (open != 0) {
+        return v + std::countr_zero(open) - bit;
+      }
+      v += 64 - bit;
+    }
   }
   // Forgets the words before `base`: no later booking reaches them.
   void advance(int64_t base) {
     if (base <= m_base) {
       return;
     }
-    uint64_t* ring = words();
-    for (int64_t w = m_base; w < base && w <= m_base + static_cast<int64_t>(m_mask); ++w) {
-      ring[static_cast<size_t>(w) & m_mask] = 0;
+    uint64_t* r = ring();
+    uint64_t* sum = summary();
+    for (int64_t w = m_base; w < base && w < m_base + static_cast<int64_t>(size()); ++w) {
+      const size_t pos = static_cast<size_t>(w) & m_mask;
+      r[pos] = 0;
+      sum[pos >> 6] &= ~(uint64_t{1} << (pos & 63));
     }
     m_base = base;
     m_next_word_ps = (base + 1) * 64 * m_slot_ps;
   }
   void grow() {
-    const size_t size = m_mask + 1;
-    std::vector<uint64_t> bigger(size * 2, 0);
-    const uint64_t* ring = words();
-    for (int64_t w = m_base; w < m_base + static_cast<int64_t>(size); ++w) {
-      bigger[static_cast<size_t>(w) & (bigger.size() - 1)] = ring[static_cast<size_t>(w) & m_mask];
+    const size_t old = size();
+    const size_t big = old * 2;
+    std::vector<uint64_t> bigger(big + big / 64, 0);
+    const uint64_t* r = ring();
+    for (int64_t w = m_base; w < m_base + static_cast<int64_t>(old); ++w) {
+      const uint64_t x = r[static_cast<size_t>(w) & m_mask];
+      const size_t pos = static_cast<size_t>(w) & (big - 1);
+      bigger[pos] = x;
+      if (x == ~uint64_t{0}) {
+        bigger[big + (pos >> 6)] |= uint64_t{1} << (pos & 63);
+      }
     }
     m_heap.swap(bigger);
-    m_mask = m_heap.size() - 1;
+    m_mask = big - 1;
   }
 
   Time m_slot_ps;
   int64_t m_base = 0;                    // first word still tracked
   int64_t m_last = -1;                   // the latest slot booked: all after it are free
   Time m_next_word_ps = 64 * m_slot_ps;  // when the first word tracked lies in the past
-  size_t m_mask = kInlineWords - 1;      // ring size - 1 (a power of two)
-  std::array<uint64_t, kInlineWords> m_inline{};
-  std::vector<uint64_t> m_heap;  // the ring once it outgrew m_inline
+  size_t m_mask = kInlineWords - 1;      // ring size - 1
+  std::array<uint64_t, kInlineWords + kInlineWords / 64> m_inline{};
+  std::vector<uint64_t> m_heap;  // ring and summary once the ring outgrew m_inline
 };
 
 }  // namespace asyncsim

@@ -47,5 +47,19 @@ TEST(SlotCalendar, TimePassingFreesNothingStillAhead) {
   EXPECT_EQ(port.book(10'000'000, 10'050'000, 1), 0);
 }
 
+// A congested port: whole words are taken, and a booking skips them (through the summary of
+// full words) to the first free slot, across the ring's growth and its reuse of words.
+TEST(SlotCalendar, CongestedPortSkipsFullWordsToTheFirstFreeSlot) {
+  SlotCalendar port(10);
+  EXPECT_EQ(port.book(0, 0, 200), 0);                        // slots 0-199
+  EXPECT_EQ(port.book(0, 5, 1), 200 * 10 - 5);               // slot 200: ends at 2010
+  EXPECT_EQ(port.book(0, 0, 5000), (5200 + 1 - 5000) * 10);  // 201-5200, past the first ring
+  EXPECT_EQ(port.book(0, 0, 1), 5201 * 10);                  // slot 5201
+  EXPECT_EQ(port.book(0, 30'000, 1), 5202 * 10 - 30'000);    // ready in the run: slot 5202
+  // Much later every word is reused, empty.
+  EXPECT_EQ(port.book(1'000'000, 1'000'000, 1), 0);
+  EXPECT_EQ(port.book(1'000'000, 1'000'000, 1), 10);
+}
+
 }  // namespace
 }  // namespace asyncsim
