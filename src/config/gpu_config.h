@@ -106,6 +106,7 @@ struct MemParams {
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
+  int l2_partition1_gpcs = 0;  // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
   // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.
   NocModel noc_model = NocModel::kPorts;

@@ -342,6 +342,11 @@ std::vector<ParamSpec> build_specs() {
       "l2.remote_copy_probability", "-",
       "share of far reads that insert a near copy (chosen by address hash)",
       [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
+  s.push_back(int_param(
+      "l2.partition1_gpcs", "bitmask",
+      "GPCs whose SMs sit next to L2 partition 1 (bit g for GPC g; the others are next to "
+      "partition 0); 0: the upper half of the GPCs",
+      [](GpuConfig& c) -> int& { return c.mem.l2_partition1_gpcs; }, 0, (1 << 30) - 1));
   s.push_back(enum_param<NocModel>(
       "noc.model",
       "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing and back-pressure",

@@ -150,7 +150,11 @@ int MemorySystem::coalescer_of_sm(int sm) const {
 
 int MemorySystem::partition_of_sm(int sm) const {
   const int gpc = (sm / 2) % m_config.sm.gpcs;
-  return gpc < m_config.sm.gpcs / 2 ? 0 : 1;
+  const int mask = m_config.mem.l2_partition1_gpcs;
+  if (mask == 0) {
+    return gpc < m_config.sm.gpcs / 2 ? 0 : 1;
+  }
+  return (mask >> gpc) & 1;
 }
 
 MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) {
