@@ -78,9 +78,8 @@ TEST(MemorySystem, SlicePortSerializesResponsesByBytesOverBandwidth) {
 // the same SM processed after it but ready at t + 200 goes first, undelayed. A busy-until port
 // made the hit wait until the miss's data had passed (t + 505).
 TEST(MemorySystem, ResponsePortsLetEarlierDataPassLaterBookings) {
-  const GpuConfig cfg =
-      testing::simple_gpu({"noc.model=ports", "noc.sm_port_bytes_per_cycle=32",
-                           "noc.slice_port_bytes_per_cycle=1024"});
+  const GpuConfig cfg = testing::simple_gpu(
+      {"noc.model=ports", "noc.sm_port_bytes_per_cycle=32", "noc.slice_port_bytes_per_cycle=1024"});
   MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
   const auto [hit, miss] = two_lines_of_one_slice(mem);
   mem.access(read(hit, 0), 0);
@@ -189,6 +188,23 @@ TEST(MemorySystem, EveryRequestGetsOneResponse) {
   }
   EXPECT_EQ(mem.stats().requests, 20000u);
   EXPECT_EQ(mem.stats().responses, 20000u);
+}
+
+// SMs 2t and 2t+1 sit in GPC t mod 8; l2.partition1_gpcs names the GPCs next to partition 1
+// (the H200's 102 = GPCs 1, 2, 5, 6); 0 keeps the upper half of the GPCs there.
+TEST(MemorySystem, PartitionOfAnSmFollowsItsGpc) {
+  const GpuConfig measured =
+      testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=102"});
+  const MemorySystem mem(measured, ClockDomain::from_mhz(1000));
+  const int want[8] = {0, 1, 1, 0, 0, 1, 1, 0};
+  for (int sm = 0; sm < 16; ++sm) {
+    EXPECT_EQ(mem.partition_of_sm(sm), want[sm / 2]) << "SM " << sm;
+  }
+  const GpuConfig halves =
+      testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=0"});
+  const MemorySystem old(halves, ClockDomain::from_mhz(1000));
+  EXPECT_EQ(old.partition_of_sm(6), 0);  // GPC 3
+  EXPECT_EQ(old.partition_of_sm(8), 1);  // GPC 4
 }
 
 }  // namespace
