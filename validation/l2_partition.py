@@ -33,7 +33,7 @@ def main():
             if p == 0:
                 lines[s].add(int(r["line"]))
         else:
-            far[s][p] += 0
+            far[s][p] += 0  # every SM gets an entry
     part = {s: 1 if f[0] >= 20 else 0 for s, f in far.items()}
     sets = {frozenset(lines[s]) for s in part if part[s] == 1}
     print(f"SMs next to SM 0's partition: {sum(1 for p in part.values() if p == 0)}, "

@@ -140,9 +140,8 @@ int MemorySystem::slice_of(uint64_t line) const {
   return 0;
 }
 
-// SMs pair up into TPCs (2j, 2j+1); TPCs are spread over the GPCs round-robin, and the first
-// half of the GPCs attach to L2 partition 0.
-// TPC t (SMs 2t, 2t+1) sits in GPC t mod sm.gpcs, as partition_of_sm assumes.
+// SMs pair up into TPCs (2t, 2t+1); TPC t sits in GPC t mod sm.gpcs. Each GPC sits next to one
+// L2 partition: those of l2.partition1_gpcs next to partition 1 (0: the upper half of the GPCs).
 int MemorySystem::coalescer_of_sm(int sm) const {
   return m_config.mem.l2_coalescer_scope == CoalescerScope::kGpc ? (sm / 2) % m_config.sm.gpcs
                                                                  : sm / 2;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -20,8 +19,6 @@ class SlotCalendar {
  public:
   explicit SlotCalendar(Time slot_ps = 1) : m_slot_ps(slot_ps < 1 ? 1 : slot_ps) {}
 
-  Time slot_ps() const { return m_slot_ps; }
-
   // Books `slots` slots (the packet's sectors) from the slot holding `ready` on, filling
   // the free slots earlier bookings left (a packet ready earlier than one booked before it goes
   // first; packets of one response may interleave with others', as flits do). Returns the
@@ -32,9 +29,7 @@ class SlotCalendar {
     if (slots <= 0) {
       return 0;
     }
-    if (now >= m_next_word_ps) {
-      advance(now / (64 * m_slot_ps));
-    }
+    advance(now / (64 * m_slot_ps));
     int64_t first = ready / m_slot_ps;
     if (first < m_base * 64) {
       first = m_base * 64;
@@ -75,13 +70,12 @@ class SlotCalendar {
   }
 
  private:
-  // The ring of words (a power of two, at least 64) and after it its summary, one bit per word
-  // that is full. It starts inside the object, so that a booking reads the object and its word,
-  // not a pointer first; it moves to the heap when a booking lies beyond it.
-  static constexpr size_t kInlineWords = 64;  // 4096 slots
+  // m_words holds the ring of words (a power of two, at least 64) and after it its summary, one
+  // bit per word that is full.
+  static constexpr size_t kFirstWords = 64;  // 4096 slots
   size_t size() const { return m_mask + 1; }
-  uint64_t* ring() { return m_heap.empty() ? m_inline.data() : m_heap.data(); }
-  uint64_t* summary() { return ring() + size(); }
+  uint64_t* ring() { return m_words.data(); }
+  uint64_t* summary() { return m_words.data() + size(); }
   // The word holding slots [64 w, 64 w + 64), growing the ring when w lies beyond it.
   uint64_t& word(int64_t w) {
     while (w >= m_base + static_cast<int64_t>(size())) {
@@ -130,7 +124,6 @@ class SlotCalendar {
       sum[pos >> 6] &= ~(uint64_t{1} << (pos & 63));
     }
     m_base = base;
-    m_next_word_ps = (base + 1) * 64 * m_slot_ps;
   }
   void grow() {
     const size_t old = size();
@@ -145,17 +138,15 @@ class SlotCalendar {
         bigger[big + (pos >> 6)] |= uint64_t{1} << (pos & 63);
       }
     }
-    m_heap.swap(bigger);
+    m_words.swap(bigger);
     m_mask = big - 1;
   }
 
   Time m_slot_ps;
-  int64_t m_base = 0;                    // first word still tracked
-  int64_t m_last = -1;                   // the latest slot booked: all after it are free
-  Time m_next_word_ps = 64 * m_slot_ps;  // when the first word tracked lies in the past
-  size_t m_mask = kInlineWords - 1;      // ring size - 1
-  std::array<uint64_t, kInlineWords + kInlineWords / 64> m_inline{};
-  std::vector<uint64_t> m_heap;  // ring and summary once the ring outgrew m_inline
+  int64_t m_base = 0;               // first word still tracked
+  int64_t m_last = -1;              // the latest slot booked: all after it are free
+  size_t m_mask = kFirstWords - 1;  // ring size - 1
+  std::vector<uint64_t> m_words = std::vector<uint64_t>(kFirstWords + kFirstWords / 64, 0);
 };
 
 }  // namespace asyncsim
