@@ -250,7 +250,7 @@ def capture(args):
     shutil.rmtree(override, ignore_errors=True)
     sites = None
     for path in ttgirs:
-        text, sites = instrument_text(open(path).read())
+        text, sites = instrument_text(open(path).read(), args.records)
         dst = os.path.join(override, os.path.basename(os.path.dirname(path)), os.path.basename(path))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "w") as f:
@@ -270,6 +270,7 @@ def capture(args):
     launch["ttgir_sites"] = sites
     launch["buffer_size"] = args.buffer_size
     launch["buffer_type"] = args.buffer_type
+    launch["records"] = args.records
     launch["total_warps"] = warps
     side = os.path.join(args.out, f"{args.name}.json")
     with open(side, "w") as f:

@@ -80,6 +80,10 @@ def main(argv=None):
     p.add_argument("--buffer-type", choices=["global", "shared"], default="global",
                    help="where Proton keeps the records: global scratch (exact size, no shared "
                         "memory taken from the kernel) or shared memory (capped by Proton)")
+    p.add_argument("--records", choices=["all", "bracket"], default="all",
+                   help="all: every TMA/wgmma/mbarrier op (the trace to translate); bracket: only "
+                        "the first and last of them, to time the CTA without the records "
+                        "(validation/traces/record_cost.py)")
     p.add_argument("--phase", choices=["all", "dump", "profile"], default="all",
                    help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_capture)

@@ -133,16 +133,29 @@ def scope_name(site, op, f):
     return "|".join(parts)
 
 
-def instrument_text(text):
-    """Return (instrumented text, site table). Fails on an already instrumented file."""
+RECORDS = ("all", "bracket")
+
+
+def instrument_text(text, records="all"):
+    """Return (instrumented text, site table). Fails on an already instrumented file.
+
+    records="bracket" wraps only the first and the last target op of the text: a CTA's span
+    with (almost) no instrumentation inside it, to measure what the full records cost
+    (validation/traces/record_cost.py). Its trace is not for translation."""
     if "proton.record" in text:
         raise FrontendError("the TTGIR already contains proton.record ops")
+    if records not in RECORDS:
+        raise FrontendError(f"records must be one of {', '.join(RECORDS)}, not '{records}'")
     amap = aliases(text)
     out, sites = [], []
-    for lineno, raw in enumerate(text.splitlines(keepends=True), 1):
+    lines = text.splitlines(keepends=True)
+    targets = [i for i, raw in enumerate(lines)
+               if (m := _OP_RE.match(strip_loc(raw))) and m.group(2) in TARGETS]
+    keep = set(targets) if records == "all" else {targets[0], targets[-1]} if targets else set()
+    for lineno, raw in enumerate(lines, 1):
         line = strip_loc(raw)
         m = _OP_RE.match(line)
-        kind = TARGETS.get(m.group(2)) if m else None
+        kind = TARGETS.get(m.group(2)) if m and lineno - 1 in keep else None
         if not kind:
             out.append(raw)
             continue

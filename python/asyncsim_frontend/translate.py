@@ -513,6 +513,9 @@ def translate_files(trace_path, sidecar_path, min_gap=32, record_overhead=None, 
     for k in ("grid", "num_warps", "args", "ttgir_sites", "kernel"):
         if k not in launch:
             raise FrontendError(f"{sidecar_path}: missing '{k}' (write it with `capture`)")
+    if launch.get("records", "all") != "all":
+        raise FrontendError(f"{sidecar_path}: captured with --records {launch['records']}, which "
+                            "times the CTA and is not a program; capture with --records all")
     ptx = open(ptx_path).read() if ptx_path else None
     sass = open(sass_path).read() if sass_path else None
     return translate(trace_path, launch, min_gap, record_overhead or None, ptx, sass, compiled,

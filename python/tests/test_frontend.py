@@ -13,7 +13,7 @@ import pytest
 from asyncsim_frontend import FrontendError
 from asyncsim_frontend.fold import Item, Loop, fit_cta, fold
 from asyncsim_frontend.instrument import instrument_text
-from asyncsim_frontend.translate import translate
+from asyncsim_frontend.translate import translate, translate_files
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "frontend")
 SIDE = os.path.join(DATA, "gemm_1024_w4.json")
@@ -182,6 +182,23 @@ def test_instrument_wraps_every_target_op():
     assert "record start" in lines[k - 1] and "record end" in lines[k + 1]
     with pytest.raises(FrontendError, match="already contains proton.record"):
         instrument_text(text)
+
+
+def test_bracket_records_wrap_only_the_first_and_last_target_op():
+    text, table = instrument_text(TTGIR, records="bracket")
+    assert [s["op"] for s in table["sites"]] == ["MB_EXPECT", "MB_ARRIVE"]
+    assert text.count("proton.record start") == 2 == text.count("proton.record end")
+    assert "ASIM|MB_ARRIVE|bar=%b|count=2|site=1" in text
+    with pytest.raises(FrontendError, match="records must be one of"):
+        instrument_text(TTGIR, records="some")
+
+
+def test_translator_refuses_a_bracket_capture(tmp_path):
+    side = tmp_path / "k.json"
+    side.write_text(json.dumps({"grid": [1, 1, 1], "num_warps": 4, "args": [], "kernel": "k",
+                                "ttgir_sites": {"sites": [], "ttgir": ""}, "records": "bracket"}))
+    with pytest.raises(FrontendError, match="captured with --records bracket"):
+        translate_files(str(tmp_path / "none.chrome_trace"), str(side))
 
 
 def _item(key, *vals):
