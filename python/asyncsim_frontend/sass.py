@@ -56,11 +56,8 @@ _LABEL = re.compile(r"^\s*(\$L__\w+):")
 _BRA = re.compile(r"^\s*(@!?%\w+\s+)?bra(?:\.uni)?\s+(\$L__\w+)\s*;")
 
 
-def program_order(ptx):
-    """The PTX instruction lines [(lineno, text)] with its basic blocks in reverse postorder of
-    the control-flow graph (branch targets visited before fall-through), i.e. in the order of the
-    structured source: an if's body before what follows it, a loop's body before its exit,
-    whatever order ptxas's input laid the blocks out in."""
+def _cfg(ptx):
+    """Basic blocks [[(lineno, text)]] of the PTX and their successors."""
     blocks, cur, labels = [], [], {}
     for lineno, raw in enumerate(ptx.splitlines(), 1):
         m = _LABEL.match(raw)
@@ -90,6 +87,16 @@ def program_order(ptx):
             succ.append(nxt if last.startswith("@") else [])
         else:
             succ.append(nxt)
+    return blocks, succ
+
+
+def program_order(ptx, with_blocks=False):
+    """The PTX instruction lines [(lineno, text)] with its basic blocks in reverse postorder of
+    the control-flow graph (branch targets visited before fall-through), i.e. in the order of the
+    structured source: an if's body before what follows it, a loop's body before its exit,
+    whatever order ptxas's input laid the blocks out in. with_blocks: (lineno, text, block,
+    the blocks that branch back to it) instead."""
+    blocks, succ = _cfg(ptx)
     post, seen, stack = [], {0}, [(0, iter(succ[0] if blocks else []))]
     while stack:
         node, it = stack[-1]
@@ -100,18 +107,64 @@ def program_order(ptx):
         elif child not in seen:
             seen.add(child)
             stack.append((child, iter(succ[child])))
-    return [line for k in reversed(post) for line in blocks[k]]
+    rpo = list(reversed(post))
+    if not with_blocks:
+        return [line for k in rpo for line in blocks[k]]
+    pos = {k: i for i, k in enumerate(rpo)}
+    back = {k: [b for b in rpo if k in succ[b] and pos[b] >= pos[k]] for k in rpo}
+    return [(ln, text, k, back[k]) for k in rpo for ln, text in blocks[k]]
 
 
-def barriers_before_sites(ptx, sites):
+# Cycles one plain PTX instruction can take at most in a dependent chain: the dependent-issue
+# latency of Hopper's integer and FP32 pipes, 4 cycles (Jia et al., "Dissecting the NVIDIA Volta
+# GPU Architecture via Microbenchmarking", 2018, and Luo et al., "Benchmarking and Dissecting the
+# Nvidia Hopper GPU Architecture", 2024: 4 cycles for IADD3/IMAD/FFMA-class instructions).
+ALU_CHAIN_CYCLES = 4
+# Instructions whose latency is not an ALU's: a gap holding one of them is not bounded.
+_LONG = re.compile(r"^(ld|st|atom|red|tex|tld|suld|sust|shfl|cp|mbarrier|fence|membar|vote|"
+                   r"match|griddepcontrol|nanosleep|call|tcgen|wgmma)\b|%(clock|"
+                   r"globaltimer|smid|nsmid|laneid|warpid)")
+_INSTR = re.compile(r"^[a-z][\w.:]*(\s.*)?;$")
+
+
+def barriers_before_sites(ptx, sites, work=None):
     """{site: [(id, threads), ...]} of the bar.syncs the PTX executes right before each site's
-    op, or raise FrontendError naming the first anchor that does not align with the site table."""
+    op, or raise FrontendError naming the first anchor that does not align with the site table.
+
+    With `work` (a dict), also fill work[site] for those sites: the most cycles the plain
+    kernel's own instructions between the previous anchor and the site can take before the
+    site's op (ALU_CHAIN_CYCLES per instruction, bar.syncs not counted), or None when one of
+    them is a memory, barrier or special-register instruction (no bound). The instrumented
+    kernel's gap there also holds the records of every warp that meets at the bar.sync."""
     ops = [s["op"] for s in sites]
     out, pending, j, last, in_group = {}, [], 0, None, False
-    for lineno, raw in program_order(ptx):
+    lines = program_order(ptx, with_blocks=True)
+    # per line: (counts as work, unbounded); per block: work after its last anchor
+    plain = []
+    for _, raw, _, _ in lines:
         instr = _PRED.sub("", raw)
-        kind = _kind(instr)
+        is_work = _kind(instr) is None and bool(_INSTR.match(instr)) and not instr.startswith("bra")
+        plain.append((is_work, is_work and bool(_LONG.search(instr)), _kind(instr)))
+    tail = {}
+    for (_, _, blk, _), (is_work, long_, kind) in zip(lines, plain):
+        if kind not in (None, "BAR"):
+            tail[blk] = (0, False)
+        elif is_work:
+            c, u = tail.get(blk, (0, False))
+            tail[blk] = (c + 1, u or long_)
+    count, unbounded, cur_blk = 0, False, None
+    for (lineno, raw, blk, back), (is_work, long_, kind) in zip(lines, plain):
+        if blk != cur_blk:
+            cur_blk = blk
+            # a loop header's gap in the steady state comes from the latch's last anchor
+            if back and work is not None:
+                c, u = tail.get(back[-1], (0, False))
+                count, unbounded = c, u
+        instr = _PRED.sub("", raw)
         if kind is None:
+            if is_work:
+                count += 1
+                unbounded = unbounded or long_
             continue
         if kind == "BAR":
             pending.append(_bar_operands(instr))
@@ -129,7 +182,10 @@ def barriers_before_sites(ptx, sites):
                                 f"expects site {j} ({want}); the PTX does not follow the TTGIR order")
         if pending:
             out[j] = pending
+            if work is not None:
+                work[j] = None if unbounded else count * ALU_CHAIN_CYCLES
         pending, last, j = [], kind, j + 1
+        count, unbounded = 0, False
         in_group = kind == "WGMMA"
     if j != len(ops):
         raise FrontendError(f"PTX has anchors for {j} of {len(ops)} sites")
@@ -164,8 +220,9 @@ def compiled_rules(launch, ptx=None, sass=None):
     if not ptx:
         return {"bars": {}, "serial": False,
                 "report": "PTX/SASS rules not applied: no PTX in the sidecar (give --ptx/--sass)"}
+    work = {}
     try:
-        bars = barriers_before_sites(ptx, launch["ttgir_sites"]["sites"])
+        bars = barriers_before_sites(ptx, launch["ttgir_sites"]["sites"], work)
     except FrontendError as e:
         return {"bars": {}, "serial": False, "report": f"PTX/SASS rules not applied: {e}"}
     n_ptx = len(re.findall(r"^\s*(?:@!?%\w+\s+)?(?:bar|barrier)\.sync", ptx, re.M))
@@ -179,4 +236,4 @@ def compiled_rules(launch, ptx=None, sass=None):
             report += " (BAR.SYNC count differs from the PTX: barriers follow the PTX)"
     else:
         report += "; no SASS: wgmma serialisation unknown (not applied)"
-    return {"bars": bars, "serial": serial, "report": report}
+    return {"bars": bars, "serial": serial, "report": report, "work": work}

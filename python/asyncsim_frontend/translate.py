@@ -27,7 +27,7 @@ import statistics
 from . import FrontendError
 from .fold import Item, Loop, fit_cta, fold, shape
 from .interp import collect_barriers, parse, replay
-from .sass import compiled_rules
+from .sass import ALU_CHAIN_CYCLES, compiled_rules
 from .trace import load, per_warp, warpgroups
 
 LEADER_OPS = {"TMA_LOAD", "TMA_STORE", "MB_EXPECT", "TMA_STORE_WAIT", "MB_ARRIVE"}
@@ -186,6 +186,7 @@ def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
     roles = _role_warps(ttgir, launch["num_warps"])
     gx, gy, _ = launch["grid"]
     streams = {}
+    capped = [0]
     for cta in sorted(ctas):
         pid = (cta % gx, (cta // gx) % gy, cta // (gx * gy))
         events, _ = replay(ttgir, launch, pid) if func else ({}, None)
@@ -243,8 +244,16 @@ def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
                     # others; the simulator models the wait, so only the work is charged: the
                     # smallest gap over the warpgroups, that of the last one to arrive.
                     # The release after the last arrival is the simulator's barrier latency.
-                    st.bar_sync(bars, threads, None if gap is None else
-                                max(0, min(waits) - BAR_RELEASE_CYCLES * len(bars)))
+                    # The plain kernel's instructions before the bar.sync bound that work
+                    # (sass.py, ALU_CHAIN_CYCLES): the rest is the records of every warp that
+                    # meets there, sharing the warp schedulers. Capped before the overhead is
+                    # taken from the median, so the emitted COMPUTE is at most the bound.
+                    work = None if gap is None else max(0, min(waits) - BAR_RELEASE_CYCLES * len(bars))
+                    cap = rules.get("work", {}).get(ev["site"])
+                    if work is not None and cap is not None and work > cap + skip_overhead:
+                        work = cap + skip_overhead
+                        capped[0] += 1
+                    st.bar_sync(bars, threads, work)
                     gap, pending = None, 0
                 # With every wgmma serialised (rules["serial"]), a later wgmma.wait_group has
                 # nothing to wait for and ptxas leaves it out of the SASS (the 128x256 w8 GEMM's
@@ -261,6 +270,9 @@ def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
                 pending = 0
                 st.add(ev, gap)
             streams.setdefault(role, {})[cta] = st.items
+    if rules.get("work"):
+        rules["report"] += (f"; {capped[0]} gaps before a bar.sync capped at the plain PTX's "
+                            f"instructions there ({ALU_CHAIN_CYCLES} cycles each)")
     return streams, roles
 
 

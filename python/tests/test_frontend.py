@@ -4,6 +4,7 @@ traces derived from it that the translator must reject."""
 import copy
 import gzip
 import json
+import re
 import os
 import subprocess
 import sys
@@ -326,6 +327,53 @@ $L__BB0_2:
                                                  4: [(0, None), (1, 256)]}
     with pytest.raises(FrontendError, match="does not follow the TTGIR order"):
         barriers_before_sites(ptx, sites[:2] + sites[3:])
+
+
+def test_work_before_a_barrier_is_bounded_by_the_plain_instructions():
+    from asyncsim_frontend.sass import ALU_CHAIN_CYCLES, barriers_before_sites
+    sites = [{"op": op} for op in ("MB_EXPECT", "TMA_LOAD", "MB_WAIT", "TMA_LOAD")]
+    ptx = """
+    mbarrier.arrive.expect_tx.shared.b64 _, [%r1], 16;
+    shl.b32 %r2, %r3, 14;
+    add.s32 %r4, %r2, 98304;
+    bar.sync 0;
+    elect.sync %r5|%p1, -1;
+    @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd1, {%r3, %r6}], [%r1];
+    add.s32 %r7, %r7, 1;
+$L__BB0_2:
+    setp.lt.s32 %p2, %r7, %r8;
+    bar.sync 0;
+    mbarrier.try_wait.parity.shared.b64 complete, [%r1], %r10;
+    ld.shared.u32 %r11, [%r12];
+    bar.sync 0;
+    @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd1, {%r3, %r6}], [%r1];
+    add.s32 %r13, %r13, 64;
+    add.s32 %r14, %r14, 1;
+    @%p3 bra $L__BB0_2;
+    ret;
+"""
+    work = {}
+    assert barriers_before_sites(ptx, sites, work) == {1: [(0, None)], 2: [(0, None)],
+                                                      3: [(0, None)]}
+    # shl, add before the barrier and elect after it; the loop header's wait is reached from
+    # the latch (two adds) plus the setp, not from the code before the loop; a shared load
+    # leaves the gap unbounded
+    assert work == {1: 3 * ALU_CHAIN_CYCLES, 2: 3 * ALU_CHAIN_CYCLES, 3: None}
+
+
+def test_translation_caps_a_recorded_gap_before_a_barrier():
+    # 1024^3 w8 (eight warps record at every bar.sync): the prologue gap before the second
+    # load's bar.sync measured 216 cycles beyond the records, where the plain PTX has 3 ALU
+    # instructions; capped at 12 cycles it falls under --min-gap and goes.
+    here = os.path.join(os.path.dirname(__file__), "..", "..", "validation", "traces")
+    text, report = translate_files(
+        os.path.join(here, "excerpts", "gemm_1024x1024x1024_w8.w0.chrome_trace.gz"),
+        os.path.join(here, "gemm_1024x1024x1024_w8.json"),
+        ptx_path=os.path.join(SASS_DIR, "gemm_128x256x64_s3_w8.ptx"),
+        sass_path=os.path.join(SASS_DIR, "gemm_128x256x64_s3_w8.sass"))
+    assert "32 gaps before a bar.sync capped at the plain PTX's instructions" in report[-1]
+    assert "COMPUTE measured cycles=216" not in text
+    assert len(re.findall(r"^\s+COMPUTE measured cycles=", text, re.M)) == 2
 
 
 def test_sass_serialisation_detected():
