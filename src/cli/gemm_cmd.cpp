@@ -37,6 +37,10 @@ void add_gemm_command(CLI::App& app) {
                   "persistent: tile rows per group in Triton's grouped tile order (GROUP_SIZE_M; "
                   "1 = row-major)")
       ->capture_default_str();
+  cmd->add_option("--ctas", o->spec.ctas,
+                  "persistent: CTAs launched (0 = one per free CTA slot, at most one per tile; "
+                  "Triton's tutorial 09 launches min(#SMs, tiles))")
+      ->capture_default_str();
   cmd->add_option("--wgmma-serialize", o->serialize,
                   "auto (as ptxas did for Triton 3.6: each wgmma waited when N = 256), on, off")
       ->capture_default_str();

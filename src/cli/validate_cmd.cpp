@@ -34,6 +34,11 @@ bool build_row(const MeasuredRow& row, const GpuConfig& cfg, program::Kernel& ke
         family == "gemm" ? workloads::GemmVariant::kPipelined : workloads::GemmVariant::kPersistent;
     // validation/kernels/persistent_tma.py orders tiles with GROUP_SIZE_M = 8.
     s.group_m = family == "gemm" ? 1 : 8;
+    // The persistent kernels' launch grid, where the measurement recorded it (persistent.csv:
+    // min(#SMs, tiles)).
+    if (s.variant == workloads::GemmVariant::kPersistent && row.has("grid")) {
+      s.ctas = row.integer("grid");
+    }
     shape = fmt::format("{}x{}x{}", s.m, s.n, s.k);
     kernel = workloads::build_gemm(s, cfg);
     return true;

@@ -31,6 +31,9 @@ struct GemmSpec {
   // Persistent variant: tiles in groups of group_m tile rows, as Triton's tutorials order them
   // (GROUP_SIZE_M); 1 is row-major.
   int group_m = 1;
+  // Persistent variant: CTAs launched (0: one per free CTA slot of the GPU, at most one per
+  // tile; Triton's tutorial launches min(#SMs, tiles)).
+  int64_t ctas = 0;
 };
 
 // Parses "128x128x64". Throws InputError naming `flag` on a bad tile.

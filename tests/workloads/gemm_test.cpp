@@ -100,6 +100,27 @@ TEST(GemmTraffic, GroupedPersistentOrderWritesEveryTileOnce) {
   EXPECT_THROW(workloads::build_gemm(s, cfg), InputError);
 }
 
+// Triton's persistent kernels keep C's staging buffer apart from the pipeline (the next tile's
+// loads run while a tile's C is stored): 3 x 32 KB + 32 KB (+ 1 KB barriers) for 128x128x64 s3,
+// as the H200 capture shows (131096 B), so one CTA fits per SM and the grid is one per SM, as the
+// tutorial launches it; the non-persistent kernel reuses the pipeline for C (two per SM). An
+// explicit CTA count overrides the grid; it is refused without the persistent variant.
+TEST(GemmResources, PersistentKeepsCApartAndRunsOneCtaPerSm) {
+  const GpuConfig cfg = load_gpu_config("h200");
+  GemmSpec s;
+  s.m = 4096;
+  s.n = 4096;
+  EXPECT_EQ(workloads::gemm_smem_bytes(s), 3 * 32768 + 1024);
+  EXPECT_EQ(workloads::build_gemm(s, cfg).num_ctas(), 32 * 32);
+  s.variant = GemmVariant::kPersistent;
+  EXPECT_EQ(workloads::gemm_smem_bytes(s), 3 * 32768 + 32768 + 1024);
+  EXPECT_EQ(workloads::build_gemm(s, cfg).num_ctas(), cfg.sm.count);
+  s.ctas = 64;
+  EXPECT_EQ(workloads::build_gemm(s, cfg).num_ctas(), 64);
+  s.variant = GemmVariant::kPipelined;
+  EXPECT_THROW(workloads::build_gemm(s, cfg), InputError);
+}
+
 TEST(GemmTraffic, SameResultTwice) {
   GemmSpec s;
   s.m = 1024;
