@@ -7,7 +7,8 @@ followed by a header row and at least one data row. Kernel files (gemm.csv,
 gemm_ksweep.csv, attention.csv, persistent.csv) must have exactly the specified columns, numeric
 fields must be numeric, and sm_clock_mhz must equal cycles/duration_ns*1000
 within 1%. Micro files (micro_<name>.csv) must have a header and rows of the same
-width whose non-label fields are numeric.
+width whose non-label fields are numeric (a label: letters, digits and underscores with at least
+one letter or underscore, such as 128x128x64_s3_w4).
 
   python3 validation/check_data.py [DATA_DIR]      (default: validation/data/h200)
 Exit status 0 when all files pass; otherwise 1, with one line per problem.
@@ -101,7 +102,7 @@ def check_file(path):
             if not any(is_num(v) for v in r):
                 errs.append(f"row {n}: no numeric field")
             for c, v in zip(hdr, r):
-                if v != "" and not is_num(v) and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", v):
+                if v != "" and not is_num(v) and not re.match(r"^[A-Za-z0-9_]*[A-Za-z_][A-Za-z0-9_]*$", v):
                     errs.append(f"row {n}: {c}={v!r} is neither numeric nor a label")
     else:
         errs.append("unknown file family (expected gemm.csv, attention.csv, persistent.csv or micro_*.csv)")
