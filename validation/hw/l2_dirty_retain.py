@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Does the H200's L2 keep dirty lines longer than clean ones? (issue 5's DRAM misses: the model
+evicts by LRU alone.)
+
+For each size Sr of a streaming buffer R, two sequences of torch kernels, profiled by Nsight
+Compute without cache control between them (--cache-control none, one pass per kernel):
+  dirty: flush (read a 256 MB buffer), W.fill_(1)   (W's 16 MB written: dirty in L2),
+         R.sum()  (Sr MB of clean lines stream through L2), W.sum()  (measured)
+  clean: flush, W.sum() (W read: clean in L2), R.sum(), W.sum()  (measured)
+The measured kernel's dram__bytes_read.sum says how much of W was evicted by R's stream. If the
+L2 evicts clean lines first, the dirty sequence re-reads less of W for the same Sr. Runs on the
+GPU machine:
+
+  ASIM_SCRIPT_REV=<rev> python3 validation/hw/l2_dirty_retain.py OUT.csv
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+MB = 1 << 20
+W_BYTES = 16 * MB
+SIZES = [0, 8, 16, 24, 32, 40, 48, 64, 96]  # Sr in MiB
+REPS = 2
+
+
+def child():
+    import torch
+    flush = torch.ones(256 * MB // 4, device="cuda")
+    w = torch.zeros(W_BYTES // 4, device="cuda")
+    big = torch.ones(max(SIZES) * MB // 4 + 1, device="cuda")
+    torch.cuda.synchronize()
+    for rep in range(REPS):
+        for sr in SIZES:
+            for mode in ("dirty", "clean"):
+                r = big[: sr * MB // 4] if sr else None
+                flush.sum()                       # kernel 1
+                if mode == "dirty":
+                    w.fill_(1.0)                  # kernel 2
+                else:
+                    w.sum()                       # kernel 2
+                if r is not None:
+                    r.sum()                       # kernel 3
+                else:
+                    big[:1].sum()                 # kernel 3 (a no-op stream)
+                w.sum()                           # kernel 4: measured
+                torch.cuda.synchronize()
+                print(f"child: {rep} {sr} {mode}", flush=True)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        return child()
+    from validation.hw import common
+    out = sys.argv[1]
+    info = common.device_info()
+    common.NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
+    prof = common.run_ncu([os.path.abspath(__file__), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
+    method = ("torch kernels in sequence, ncu --clock-control none --cache-control none (no flush between "
+              "kernels), every kernel profiled; per case: read a 256 MiB buffer (flush), write (dirty) or read "
+              "(clean) W = 16 MiB, read R = Sr MiB, read W (measured: dram__bytes_read.sum of that kernel)")
+    lines = common.header_lines("validation/hw/l2_dirty_retain.py", method, info)
+    lines.append("rep,sr_mib,mode,w_bytes,measured_dram_read_bytes,measured_l2_bytes,r_dram_read_bytes,cycles")
+    per = 4
+    expected = REPS * len(SIZES) * 2 * per
+    # the buffers' initial fills come first: skip whatever precedes the expected kernels
+    k = max(0, len(prof) - expected)
+    with open(os.path.splitext(out)[0] + "_kernels.txt", "w") as fh:
+        for p in prof:
+            f = common.ncu_fields(p)
+            fh.write(f"{p.get('id')} {p.get('kernel_name', '')[:60]} dram_read={f['dram_read_bytes']} "
+                     f"l2={f['l2_bytes']} cycles={f['cycles']}\n")
+    n_ok = 0
+    for rep in range(REPS):
+        for sr in SIZES:
+            for mode in ("dirty", "clean"):
+                if k + per > len(prof):
+                    break
+                grp = prof[k:k + per]
+                k += per
+                m = common.ncu_fields(grp[3])
+                r = common.ncu_fields(grp[2])
+                lines.append(f"{rep},{sr},{mode},{W_BYTES},{m['dram_read_bytes']},{m['l2_bytes']},"
+                             f"{r['dram_read_bytes']},{m['cycles']}")
+                n_ok += 1
+    if len(prof) != expected + 3:
+        print(f"WARNING: {len(prof)} profiled kernels, expected {REPS * len(SIZES) * 2 * per}; "
+              f"names: {[p.get('kernel_name', '')[:30] for p in prof[:8]]}", file=sys.stderr)
+    with open(out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
