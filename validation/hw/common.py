@@ -221,3 +221,22 @@ def ncu_fields(d):
         "l2_bytes": int(round(d["lts__t_bytes.sum"])),
         "ncu_sm_hz": d["sm__cycles_elapsed.avg.per_second"],
     }
+
+
+def profile_sequence(script, out, method, expected, setup=3):
+    """Profile `python3 SCRIPT --child` (a sequence of torch kernels) under ncu with no cache
+    control between kernels, every kernel. Returns (the `expected` profiled kernels that follow
+    the child's setup kernels, the CSV's provenance lines) and lists every profiled kernel in
+    OUT_kernels.txt; warns when the count is not setup + expected."""
+    info = device_info()
+    NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
+    prof = run_ncu([os.path.abspath(script), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
+    with open(os.path.splitext(out)[0] + "_kernels.txt", "w") as fh:
+        for p in prof:
+            f = ncu_fields(p)
+            fh.write(f"{p.get('id')} {p.get('kernel_name', '')[:60]} dram_read={f['dram_read_bytes']} "
+                     f"dram_write={f['dram_write_bytes']} l2={f['l2_bytes']} cycles={f['cycles']}\n")
+    if len(prof) != expected + setup:
+        print(f"WARNING: {len(prof)} profiled kernels, expected {expected + setup}", file=sys.stderr)
+    rel = os.path.relpath(os.path.abspath(script), REPO)
+    return prof[max(0, len(prof) - expected):], header_lines(rel, method, info)

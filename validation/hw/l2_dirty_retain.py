@@ -53,24 +53,13 @@ def main():
         return child()
     from validation.hw import common
     out = sys.argv[1]
-    info = common.device_info()
-    common.NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
-    prof = common.run_ncu([os.path.abspath(__file__), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
     method = ("torch kernels in sequence, ncu --clock-control none --cache-control none (no flush between "
               "kernels), every kernel profiled; per case: read a 256 MiB buffer (flush), write (dirty) or read "
               "(clean) W = 16 MiB, read R = Sr MiB, read W (measured: dram__bytes_read.sum of that kernel)")
-    lines = common.header_lines("validation/hw/l2_dirty_retain.py", method, info)
-    lines.append("rep,sr_mib,mode,w_bytes,measured_dram_read_bytes,measured_l2_bytes,r_dram_read_bytes,cycles")
     per = 4
-    expected = REPS * len(SIZES) * 2 * per
-    # the buffers' initial fills come first: skip whatever precedes the expected kernels
-    k = max(0, len(prof) - expected)
-    with open(os.path.splitext(out)[0] + "_kernels.txt", "w") as fh:
-        for p in prof:
-            f = common.ncu_fields(p)
-            fh.write(f"{p.get('id')} {p.get('kernel_name', '')[:60]} dram_read={f['dram_read_bytes']} "
-                     f"l2={f['l2_bytes']} cycles={f['cycles']}\n")
-    n_ok = 0
+    prof, lines = common.profile_sequence(__file__, out, method, REPS * len(SIZES) * 2 * per)
+    lines.append("rep,sr_mib,mode,w_bytes,measured_dram_read_bytes,measured_l2_bytes,r_dram_read_bytes,cycles")
+    k = 0
     for rep in range(REPS):
         for sr in SIZES:
             for mode in ("dirty", "clean"):
@@ -82,10 +71,6 @@ def main():
                 r = common.ncu_fields(grp[2])
                 lines.append(f"{rep},{sr},{mode},{W_BYTES},{m['dram_read_bytes']},{m['l2_bytes']},"
                              f"{r['dram_read_bytes']},{m['cycles']}")
-                n_ok += 1
-    if len(prof) != expected + 3:
-        print(f"WARNING: {len(prof)} profiled kernels, expected {REPS * len(SIZES) * 2 * per}; "
-              f"names: {[p.get('kernel_name', '')[:30] for p in prof[:8]]}", file=sys.stderr)
     with open(out, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     print("\n".join(lines))

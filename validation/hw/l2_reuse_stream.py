@@ -47,17 +47,13 @@ def main():
         return child()
     from validation.hw import common
     out = sys.argv[1]
-    info = common.device_info()
-    common.NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
-    prof = common.run_ncu([os.path.abspath(__file__), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
     method = ("torch kernels in sequence, ncu --clock-control none --cache-control none, every kernel profiled; "
               "per case: read 256 MiB (flush), read W = 16 MiB, then ROUNDS x (write or read a fresh chunk of C MiB, "
               "read W: measured, its kernel's dram__bytes_read.sum)")
-    lines = common.header_lines("validation/hw/l2_reuse_stream.py", method, info)
-    lines.append("chunk_mib,stream_mode,round,w_bytes,measured_dram_read_bytes,chunk_dram_read_bytes,chunk_dram_write_bytes")
     per = 2 + 2 * ROUNDS
-    expected = len(CHUNKS) * len(MODES) * per
-    k = max(0, len(prof) - expected)
+    prof, lines = common.profile_sequence(__file__, out, method, len(CHUNKS) * len(MODES) * per)
+    lines.append("chunk_mib,stream_mode,round,w_bytes,measured_dram_read_bytes,chunk_dram_read_bytes,chunk_dram_write_bytes")
+    k = 0
     for c in CHUNKS:
         for mode in MODES:
             if k + per > len(prof):
@@ -68,8 +64,6 @@ def main():
                 ch, m = common.ncu_fields(g[2 + 2 * r]), common.ncu_fields(g[3 + 2 * r])
                 lines.append(f"{c},{mode},{r},{W_BYTES},{m['dram_read_bytes']},{ch['dram_read_bytes']},"
                              f"{ch['dram_write_bytes']}")
-    if len(prof) != expected + 3:
-        print(f"WARNING: {len(prof)} profiled kernels, expected {expected + 3}", file=sys.stderr)
     with open(out, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     print("\n".join(lines))

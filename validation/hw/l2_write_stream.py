@@ -48,23 +48,14 @@ def main():
         return child()
     from validation.hw import common
     out = sys.argv[1]
-    info = common.device_info()
-    common.NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
-    prof = common.run_ncu([os.path.abspath(__file__), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
     method = ("torch kernels in sequence, ncu --clock-control none --cache-control none, every kernel profiled; "
               "per case: read 256 MiB (flush); W = 16 MiB read (clean) or written (dirty); a stream of S MiB read "
               "(rd) or written (wr); W read again (measured: its kernel's dram__bytes_read.sum)")
-    lines = common.header_lines("validation/hw/l2_write_stream.py", method, info)
+    per = 4
+    prof, lines = common.profile_sequence(__file__, out, method, len(SIZES) * len(CASES) * per)
     lines.append("stream_mib,w_mode,stream_mode,w_bytes,measured_dram_read_bytes,stream_dram_read_bytes,"
                  "stream_dram_write_bytes,measured_dram_write_bytes")
-    per = 4
-    expected = len(SIZES) * len(CASES) * per
-    k = max(0, len(prof) - expected)
-    with open(os.path.splitext(out)[0] + "_kernels.txt", "w") as fh:
-        for p in prof:
-            f = common.ncu_fields(p)
-            fh.write(f"{p.get('id')} {p.get('kernel_name', '')[:60]} dram_read={f['dram_read_bytes']} "
-                     f"dram_write={f['dram_write_bytes']} l2={f['l2_bytes']} cycles={f['cycles']}\n")
+    k = 0
     for s in SIZES:
         for wmode, smode in CASES:
             if k + per > len(prof):
@@ -74,8 +65,6 @@ def main():
             m, st = common.ncu_fields(g[3]), common.ncu_fields(g[2])
             lines.append(f"{s},{wmode},{smode},{W_BYTES},{m['dram_read_bytes']},{st['dram_read_bytes']},"
                          f"{st['dram_write_bytes']},{m['dram_write_bytes']}")
-    if len(prof) != expected + 3:
-        print(f"WARNING: {len(prof)} profiled kernels, expected {expected + 3}", file=sys.stderr)
     with open(out, "w") as fh:
         fh.write("\n".join(lines) + "\n")
     print("\n".join(lines))
