@@ -179,14 +179,15 @@ def _estimate_overhead(all_gaps):
 def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
     """Per role and CTA, the program items of the lead warpgroup's events. An event that emits
     no instruction (predicated off, or a wait_group ptxas dropped) leaves its gaps to the next
-    item; its own start/end records are instrumentation, `skip_overhead` cycles, taken out."""
+    item; its own start/end records are instrumentation, `skip_overhead` cycles, taken out.
+    Returns (streams, roles, how many gaps before a bar.sync the plain PTX capped)."""
     ttgir = launch["ttgir_sites"]["ttgir"]
     sites = launch["ttgir_sites"]["sites"]
     func = parse(ttgir)
     roles = _role_warps(ttgir, launch["num_warps"])
     gx, gy, _ = launch["grid"]
     streams = {}
-    capped = [0]
+    capped = 0
     for cta in sorted(ctas):
         pid = (cta % gx, (cta // gx) % gy, cta // (gx * gy))
         events, _ = replay(ttgir, launch, pid) if func else ({}, None)
@@ -252,7 +253,7 @@ def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
                     cap = rules.get("work", {}).get(ev["site"])
                     if work is not None and cap is not None and work > cap + skip_overhead:
                         work = cap + skip_overhead
-                        capped[0] += 1
+                        capped += 1
                     st.bar_sync(bars, threads, work)
                     gap, pending = None, 0
                 # With every wgmma serialised (rules["serial"]), a later wgmma.wait_group has
@@ -270,10 +271,7 @@ def build_streams(launch, ctas, path, barriers, rules, skip_overhead=0):
                 pending = 0
                 st.add(ev, gap)
             streams.setdefault(role, {})[cta] = st.items
-    if rules.get("work"):
-        rules["report"] += (f"; {capped[0]} gaps before a bar.sync capped at the plain PTX's "
-                            f"instructions there ({ALU_CHAIN_CYCLES} cycles each)")
-    return streams, roles
+    return streams, roles, capped
 
 
 def _rename(nodes):
@@ -467,7 +465,10 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None, ptx=None, sa
         overhead = _estimate_overhead(raw)
     else:
         overhead = record_overhead
-    streams, roles = build_streams(launch, ctas, trace_path, barriers, rules, overhead)
+    streams, roles, capped = build_streams(launch, ctas, trace_path, barriers, rules, overhead)
+    if rules.get("work"):
+        rules["report"] += (f"; {capped} gaps before a bar.sync capped at the plain PTX's "
+                            f"instructions there ({ALU_CHAIN_CYCLES} cycles each)")
     divisors = [gx]
     decl = _declarations(launch, barriers, sites, divisors, bases)
     names = (f"i{k}" for k in itertools.count())

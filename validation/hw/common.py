@@ -223,20 +223,38 @@ def ncu_fields(d):
     }
 
 
-def profile_sequence(script, out, method, expected, setup=3):
-    """Profile `python3 SCRIPT --child` (a sequence of torch kernels) under ncu with no cache
-    control between kernels, every kernel. Returns (the `expected` profiled kernels that follow
-    the child's setup kernels, the CSV's provenance lines) and lists every profiled kernel in
-    OUT_kernels.txt; warns when the count is not setup + expected."""
+def touch(t, write):
+    """One torch kernel over tensor t: write it (`fill_`, its lines dirty in L2) or read it
+    (`sum`, clean)."""
+    return t.fill_(1.0) if write else t.sum()
+
+
+def sequence_main(script, child, cases, per, method, columns, row, setup=3):
+    """main() of a micro made of torch kernels in sequence (l2_*.py). `SCRIPT --child` runs
+    child(): `setup` kernels, then `per` kernels for each of `cases`. Otherwise `SCRIPT OUT.csv`
+    profiles the child under ncu with no cache control between kernels, every kernel, lists each
+    profiled kernel in OUT_kernels.txt and writes OUT.csv: the provenance lines, `columns`, and
+    for each case the rows row(case, [ncu_fields of its `per` kernels]) returns."""
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        return child()
+    out = sys.argv[1]
     info = device_info()
     NCU_FLAGS[:] = ["--clock-control", "none", "--cache-control", "none"]
     prof = run_ncu([os.path.abspath(script), "--child"], ".*", os.path.splitext(out)[0] + "_ncu", 500)
+    fields = [ncu_fields(p) for p in prof]
     with open(os.path.splitext(out)[0] + "_kernels.txt", "w") as fh:
-        for p in prof:
-            f = ncu_fields(p)
+        for p, f in zip(prof, fields):
             fh.write(f"{p.get('id')} {p.get('kernel_name', '')[:60]} dram_read={f['dram_read_bytes']} "
                      f"dram_write={f['dram_write_bytes']} l2={f['l2_bytes']} cycles={f['cycles']}\n")
+    expected = len(cases) * per
     if len(prof) != expected + setup:
         print(f"WARNING: {len(prof)} profiled kernels, expected {expected + setup}", file=sys.stderr)
-    rel = os.path.relpath(os.path.abspath(script), REPO)
-    return prof[max(0, len(prof) - expected):], header_lines(rel, method, info)
+    fields = fields[max(0, len(fields) - expected):]
+    lines = header_lines(os.path.relpath(os.path.abspath(script), REPO), method, info) + [columns]
+    for i, case in enumerate(cases):
+        if (i + 1) * per > len(fields):
+            break
+        lines += row(case, fields[i * per:(i + 1) * per])
+    with open(out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    print("\n".join(lines))

@@ -17,11 +17,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from validation.hw import common  # noqa: E402
 
 MB = 1 << 20
 W_BYTES = 16 * MB
 SIZES = [0, 8, 16, 24, 32, 40, 48, 64, 96]  # Sr in MiB
 REPS = 2
+CASES = [(rep, sr, mode) for rep in range(REPS) for sr in SIZES for mode in ("dirty", "clean")]
 
 
 def child():
@@ -30,51 +32,24 @@ def child():
     w = torch.zeros(W_BYTES // 4, device="cuda")
     big = torch.ones(max(SIZES) * MB // 4 + 1, device="cuda")
     torch.cuda.synchronize()
-    for rep in range(REPS):
-        for sr in SIZES:
-            for mode in ("dirty", "clean"):
-                r = big[: sr * MB // 4] if sr else None
-                flush.sum()                       # kernel 1
-                if mode == "dirty":
-                    w.fill_(1.0)                  # kernel 2
-                else:
-                    w.sum()                       # kernel 2
-                if r is not None:
-                    r.sum()                       # kernel 3
-                else:
-                    big[:1].sum()                 # kernel 3 (a no-op stream)
-                w.sum()                           # kernel 4: measured
-                torch.cuda.synchronize()
-                print(f"child: {rep} {sr} {mode}", flush=True)
+    for _, sr, mode in CASES:
+        flush.sum()
+        common.touch(w, mode == "dirty")
+        (big[: sr * MB // 4] if sr else big[:1]).sum()  # the stream (a no-op one at Sr = 0)
+        w.sum()                                         # measured
+        torch.cuda.synchronize()
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        return child()
-    from validation.hw import common
-    out = sys.argv[1]
-    method = ("torch kernels in sequence, ncu --clock-control none --cache-control none (no flush between "
-              "kernels), every kernel profiled; per case: read a 256 MiB buffer (flush), write (dirty) or read "
-              "(clean) W = 16 MiB, read R = Sr MiB, read W (measured: dram__bytes_read.sum of that kernel)")
-    per = 4
-    prof, lines = common.profile_sequence(__file__, out, method, REPS * len(SIZES) * 2 * per)
-    lines.append("rep,sr_mib,mode,w_bytes,measured_dram_read_bytes,measured_l2_bytes,r_dram_read_bytes,cycles")
-    k = 0
-    for rep in range(REPS):
-        for sr in SIZES:
-            for mode in ("dirty", "clean"):
-                if k + per > len(prof):
-                    break
-                grp = prof[k:k + per]
-                k += per
-                m = common.ncu_fields(grp[3])
-                r = common.ncu_fields(grp[2])
-                lines.append(f"{rep},{sr},{mode},{W_BYTES},{m['dram_read_bytes']},{m['l2_bytes']},"
-                             f"{r['dram_read_bytes']},{m['cycles']}")
-    with open(out, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+def row(case, f):
+    rep, sr, mode = case
+    return [f"{rep},{sr},{mode},{W_BYTES},{f[3]['dram_read_bytes']},{f[3]['l2_bytes']},"
+            f"{f[2]['dram_read_bytes']},{f[3]['cycles']}"]
 
 
 if __name__ == "__main__":
-    main()
+    common.sequence_main(
+        __file__, child, CASES, 4,
+        "torch kernels in sequence, ncu --clock-control none --cache-control none (no flush between "
+        "kernels), every kernel profiled; per case: read a 256 MiB buffer (flush), write (dirty) or read "
+        "(clean) W = 16 MiB, read R = Sr MiB, read W (measured: dram__bytes_read.sum of that kernel)",
+        "rep,sr_mib,mode,w_bytes,measured_dram_read_bytes,measured_l2_bytes,r_dram_read_bytes,cycles", row)

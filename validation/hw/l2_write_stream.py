@@ -14,11 +14,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from validation.hw import common  # noqa: E402
 
 MB = 1 << 20
 W_BYTES = 16 * MB
 SIZES = [16, 24, 32, 48, 64, 96, 128, 256]
-CASES = [("read", "rd"), ("read", "wr"), ("write", "rd"), ("write", "wr")]
+CASES = [(s, wmode, smode) for s in SIZES
+         for wmode, smode in (("read", "rd"), ("read", "wr"), ("write", "rd"), ("write", "wr"))]
 
 
 def child():
@@ -27,48 +29,25 @@ def child():
     w = torch.zeros(W_BYTES // 4, device="cuda")
     big = torch.ones(max(SIZES) * MB // 4, device="cuda")
     torch.cuda.synchronize()
-    for s in SIZES:
-        for wmode, smode in CASES:
-            r = big[: s * MB // 4]
-            flush.sum()
-            if wmode == "write":
-                w.fill_(1.0)
-            else:
-                w.sum()
-            if smode == "wr":
-                r.fill_(2.0)
-            else:
-                r.sum()
-            w.sum()
-            torch.cuda.synchronize()
+    for s, wmode, smode in CASES:
+        flush.sum()
+        common.touch(w, wmode == "write")
+        common.touch(big[: s * MB // 4], smode == "wr")
+        w.sum()  # measured
+        torch.cuda.synchronize()
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        return child()
-    from validation.hw import common
-    out = sys.argv[1]
-    method = ("torch kernels in sequence, ncu --clock-control none --cache-control none, every kernel profiled; "
-              "per case: read 256 MiB (flush); W = 16 MiB read (clean) or written (dirty); a stream of S MiB read "
-              "(rd) or written (wr); W read again (measured: its kernel's dram__bytes_read.sum)")
-    per = 4
-    prof, lines = common.profile_sequence(__file__, out, method, len(SIZES) * len(CASES) * per)
-    lines.append("stream_mib,w_mode,stream_mode,w_bytes,measured_dram_read_bytes,stream_dram_read_bytes,"
-                 "stream_dram_write_bytes,measured_dram_write_bytes")
-    k = 0
-    for s in SIZES:
-        for wmode, smode in CASES:
-            if k + per > len(prof):
-                break
-            g = prof[k:k + per]
-            k += per
-            m, st = common.ncu_fields(g[3]), common.ncu_fields(g[2])
-            lines.append(f"{s},{wmode},{smode},{W_BYTES},{m['dram_read_bytes']},{st['dram_read_bytes']},"
-                         f"{st['dram_write_bytes']},{m['dram_write_bytes']}")
-    with open(out, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+def row(case, f):
+    s, wmode, smode = case
+    return [f"{s},{wmode},{smode},{W_BYTES},{f[3]['dram_read_bytes']},{f[2]['dram_read_bytes']},"
+            f"{f[2]['dram_write_bytes']},{f[3]['dram_write_bytes']}"]
 
 
 if __name__ == "__main__":
-    main()
+    common.sequence_main(
+        __file__, child, CASES, 4,
+        "torch kernels in sequence, ncu --clock-control none --cache-control none, every kernel profiled; "
+        "per case: read 256 MiB (flush); W = 16 MiB read (clean) or written (dirty); a stream of S MiB read "
+        "(rd) or written (wr); W read again (measured: its kernel's dram__bytes_read.sum)",
+        "stream_mib,w_mode,stream_mode,w_bytes,measured_dram_read_bytes,stream_dram_read_bytes,"
+        "stream_dram_write_bytes,measured_dram_write_bytes", row)
