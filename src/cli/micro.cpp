@@ -9,14 +9,20 @@ namespace asyncsim::cli {
 
 using micro_detail::bw_points;
 using micro_detail::bw_simulate;
+using micro_detail::dirty_retain_points;
+using micro_detail::dirty_retain_run;
 using micro_detail::issue_points;
 using micro_detail::issue_simulate;
 using micro_detail::latency_points;
 using micro_detail::latency_simulate;
 using micro_detail::mem_points;
 using micro_detail::mem_simulate;
+using micro_detail::reuse_stream_points;
+using micro_detail::reuse_stream_run;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::write_stream_points;
+using micro_detail::write_stream_run;
 
 const std::vector<MicroBench>& micro_benches() {
   static const std::vector<MicroBench> benches = {
@@ -75,6 +81,43 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        mem_points,
        mem_simulate},
+      {"l2_dirty_retain",
+       "full-chip touch kernels in sequence (each 8 KB unit read or written by one SM, "
+       "grid-stride): flush (96 MiB read; the hardware reads 256), W = 16 MiB written (dirty) or "
+       "read (clean), a clean stream of sr_mib read, W read again: its DRAM reads",
+       {"rep", "sr_mib", "mode", "w_bytes", "measured_dram_read_bytes", "measured_l2_bytes",
+        "r_dram_read_bytes", "cycles"},
+       {"sr_mib", "mode"},
+       "measured_dram_read_bytes",
+       dirty_retain_points,
+       nullptr,
+       {"sr_mib", "mode"},
+       dirty_retain_run,
+       "w_bytes"},
+      {"l2_write_stream",
+       "full-chip touch kernels in sequence: flush (96 MiB read), W = 16 MiB read or written, a "
+       "stream of stream_mib read (rd) or written (wr), W read again: its DRAM reads",
+       {"stream_mib", "w_mode", "stream_mode", "w_bytes", "measured_dram_read_bytes",
+        "stream_dram_read_bytes", "stream_dram_write_bytes", "measured_dram_write_bytes"},
+       {"stream_mib", "w_mode", "stream_mode"},
+       "measured_dram_read_bytes",
+       write_stream_points,
+       nullptr,
+       {"stream_mib", "w_mode", "stream_mode"},
+       write_stream_run,
+       "w_bytes"},
+      {"l2_reuse_stream",
+       "full-chip touch kernels in sequence: flush (96 MiB read), W = 16 MiB read, then 6 rounds "
+       "of (a fresh chunk of chunk_mib written or read, W read again: its DRAM reads)",
+       {"chunk_mib", "stream_mode", "round", "w_bytes", "measured_dram_read_bytes",
+        "chunk_dram_read_bytes", "chunk_dram_write_bytes"},
+       {"chunk_mib", "stream_mode", "round"},
+       "measured_dram_read_bytes",
+       reuse_stream_points,
+       nullptr,
+       {"chunk_mib", "stream_mode"},
+       reuse_stream_run,
+       "w_bytes"},
   };
   return benches;
 }

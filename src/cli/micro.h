@@ -26,7 +26,17 @@ struct MicroBench {
   std::vector<std::string> keys;      // columns that identify a point
   std::string metric;                 // the column compared against the hardware
   std::vector<MicroRow> (*points)();  // the hardware's points, in its order
+  // One simulation per point (nullptr when the points come from runs, below).
   MicroRow (*simulate)(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+  // Benchmarks whose points are kernels of one run (a sequence measured kernel by kernel): the
+  // key columns that identify a run, and the run itself, which returns a row for each of its
+  // points (with every column of `keys`). Points of one run are simulated once.
+  std::vector<std::string> run_keys = {};
+  std::vector<MicroRow> (*simulate_run)(const MicroRow& run, const GpuConfig& c,
+                                        const MicroOptions& o) = nullptr;
+  // Non-empty: a point's error is (simulated - measured) / this column, i.e. in percentage
+  // points of it (for shares that are often near zero), instead of relative to the measured.
+  std::string error_scale = {};
 };
 
 const std::vector<MicroBench>& micro_benches();

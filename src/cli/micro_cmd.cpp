@@ -3,6 +3,7 @@
 // measured vs simulated per point and a summary.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -63,23 +64,22 @@ bool selected(const MicroRow& row, const std::vector<std::string>& where) {
   return true;
 }
 
-// Simulates every key in parallel (each point is an independent, deterministic run).
-std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow>& keys,
-                                 const GpuConfig& c, const MicroCmd& o) {
-  std::vector<MicroRow> out(keys.size());
-  std::vector<std::string> errors(keys.size());
+// Runs task(i) for i in [0, n) on `jobs` threads; rethrows the first error as an InputError.
+template <typename Task>
+void parallel_for(size_t n, int jobs, const Task& task) {
+  std::vector<std::string> errors(n);
   std::atomic<size_t> next{0};
   const auto work = [&]() {
-    for (size_t i = next++; i < keys.size(); i = next++) {
+    for (size_t i = next++; i < n; i = next++) {
       try {
-        out[i] = b.simulate(keys[i], c, o.options);
+        task(i);
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
     }
   };
   std::vector<std::thread> pool;
-  for (int j = 0; j < std::max(1, o.jobs); ++j) {
+  for (int j = 0; j < std::max(1, jobs); ++j) {
     pool.emplace_back(work);
   }
   for (auto& t : pool) {
@@ -89,6 +89,56 @@ std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow
     if (!e.empty()) {
       throw InputError("", e);
     }
+  }
+}
+
+MicroRow project(const MicroRow& row, const std::vector<std::string>& cols) {
+  MicroRow out;
+  for (const std::string& c : cols) {
+    const auto it = row.find(c);
+    if (it == row.end()) {
+      throw_input_error("micro", "the point has no column '{}'", c);
+    }
+    out[c] = it->second;
+  }
+  return out;
+}
+
+// Simulates every key in parallel (each point, or each run of points, is an independent,
+// deterministic simulation).
+std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow>& keys,
+                                 const GpuConfig& c, const MicroCmd& o) {
+  std::vector<MicroRow> out(keys.size());
+  if (b.simulate_run == nullptr) {
+    parallel_for(keys.size(), o.jobs,
+                 [&](size_t i) { out[i] = b.simulate(keys[i], c, o.options); });
+    return out;
+  }
+  std::vector<MicroRow> runs;
+  std::vector<size_t> run_of(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const MicroRow r = project(keys[i], b.run_keys);
+    run_of[i] = static_cast<size_t>(std::find(runs.begin(), runs.end(), r) - runs.begin());
+    if (run_of[i] == runs.size()) {
+      runs.push_back(r);
+    }
+  }
+  std::vector<std::vector<MicroRow>> rows(runs.size());
+  parallel_for(runs.size(), o.jobs,
+               [&](size_t i) { rows[i] = b.simulate_run(runs[i], c, o.options); });
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const MicroRow want = project(keys[i], b.keys);
+    const std::vector<MicroRow>& got = rows[run_of[i]];
+    const auto it = std::find_if(got.begin(), got.end(),
+                                 [&](const MicroRow& r) { return project(r, b.keys) == want; });
+    if (it == got.end()) {
+      std::string id;
+      for (const auto& [k, v] : want) {
+        id += fmt::format("{}{}={}", id.empty() ? "" : " ", k, v);
+      }
+      throw_input_error("micro " + b.name, "no such point: {}", id);
+    }
+    out[i] = *it;
   }
   return out;
 }
@@ -120,8 +170,10 @@ int run_micro(const MicroCmd& o) {
         }
         key[k] = m.get(k);
       }
-      if (!m.has(b.metric)) {
-        throw_input_error(format_location(m.file, m.line), "no column '{}'", b.metric);
+      for (const std::string& col : {b.metric, b.error_scale}) {
+        if (!col.empty() && !m.has(col)) {
+          throw_input_error(format_location(m.file, m.line), "no column '{}'", col);
+        }
       }
       if (selected(m.fields, o.where)) {
         keys.push_back(key);
@@ -149,8 +201,8 @@ int run_micro(const MicroCmd& o) {
     }
     return 0;
   }
-  std::printf("# compared with %s on %s; error = (simulated - measured) / measured\n",
-              o.compare.c_str(), b.metric.c_str());
+  std::printf("# compared with %s on %s; error = (simulated - measured) / %s\n", o.compare.c_str(),
+              b.metric.c_str(), b.error_scale.empty() ? "measured" : b.error_scale.c_str());
   std::printf("%s,measured_%s,simulated_%s,error_pct,within_%g_pct\n",
               fmt::format("{}", fmt::join(b.keys, ",")).c_str(), b.metric.c_str(), b.metric.c_str(),
               o.tolerance_pct);
@@ -160,7 +212,8 @@ int run_micro(const MicroCmd& o) {
   for (size_t i = 0; i < sim.size(); ++i) {
     const double m = std::stod(measured[i].at(b.metric));
     const double s = std::stod(sim[i].at(b.metric));
-    const double err = m != 0 ? 100 * (s - m) / m : 0;
+    const double scale = b.error_scale.empty() ? m : std::stod(measured[i].at(b.error_scale));
+    const double err = scale != 0 ? 100 * (s - m) / scale : 0;
     sum_abs += std::fabs(err);
     max_abs = std::max(max_abs, std::fabs(err));
     const bool ok = std::fabs(err) <= o.tolerance_pct;

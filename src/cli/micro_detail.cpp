@@ -88,25 +88,35 @@ std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<Issu
 
 // A full-chip read of [base, base + bytes): one CTA per SM streams 8 KB bulk copies through 8
 // slots, unit u = i * CTAs + cta (grid-stride, as the hardware's touch kernel), so every SM
-// touches the whole range in the order the hardware's grid-stride loop does.
-program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes) {
+// touches the whole range in the order the hardware's grid-stride loop does. With `write`, the
+// same units are written instead (bulk stores, at most 8 in flight per CTA): every line dirty.
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write) {
   constexpr int64_t kUnit = 8 * kKiB;
   constexpr int kSlots = 8;
   const int64_t ctas = c.sm.count;
   const int64_t units = std::max<int64_t>(1, bytes / kUnit);
   const int64_t iters = (units + ctas - 1) / ctas;
-  KernelBuilder b("touch");
+  const std::string addr =
+      fmt::format("{} + min(i * {} + cta, {}) * {}", base, ctas, units - 1, kUnit);
+  KernelBuilder b(write ? "fill" : "touch");
   b.set_grid(ctas);
   b.set_resources(32, kSlots * kUnit);
   b.add_barrier("bar", kSlots, 1);
   b.begin_role("main", 1);
   b.loop("i", "0", s(iters));
+  if (write) {
+    b.bulk_store(addr, s(kUnit));
+    b.tma_store_wait(s(kSlots - 1));
+    b.end_loop();
+    b.tma_store_wait("0");
+    b.end_role();
+    return b.finish();
+  }
   b.if_(fmt::format("i >= {}", kSlots));
   b.mb_wait("bar", fmt::format("i % {}", kSlots), fmt::format("(i / {} - 1) % 2", kSlots));
   b.end_if();
   b.mb_arrive_expect_tx("bar", fmt::format("i % {}", kSlots), s(kUnit));
-  b.bulk_load(fmt::format("{} + min(i * {} + cta, {}) * {}", base, ctas, units - 1, kUnit),
-              s(kUnit), "bar", fmt::format("i % {}", kSlots));
+  b.bulk_load(addr, s(kUnit), "bar", fmt::format("i % {}", kSlots));
   b.end_loop();
   b.loop("k", s(std::max<int64_t>(0, iters - kSlots)), s(iters));
   b.mb_wait("bar", fmt::format("k % {}", kSlots), fmt::format("(k / {}) % 2", kSlots));

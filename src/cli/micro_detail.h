@@ -35,8 +35,9 @@ std::vector<Time> marks(const std::vector<IssueMark>& trace, program::Op op);
 // Samples of "clock64 before arrive.expect_tx ... clock64 after the wait": the interval from
 // one MB_ARRIVE_EXPECT_TX to the next (the loop has nothing else), the last one to EXIT.
 std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<IssueMark>& trace);
-// A full-chip read of [base, base + bytes) in the hardware touch kernel's grid-stride order.
-program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes);
+// A full-chip read (or, with `write`, a write) of [base, base + bytes) in the hardware touch
+// kernel's grid-stride order.
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write = false);
 
 // Single-CTA latency benchmarks (micro_latency.cpp).
 std::vector<MicroRow> latency_points();
@@ -50,5 +51,15 @@ std::vector<MicroRow> bw_points();
 MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> mem_points();
 MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+// L2 replacement-policy benchmarks: kernel sequences measured kernel by kernel (micro_l2.cpp).
+std::vector<MicroRow> dirty_retain_points();
+std::vector<MicroRow> dirty_retain_run(const MicroRow& run, const GpuConfig& c,
+                                       const MicroOptions& o);
+std::vector<MicroRow> write_stream_points();
+std::vector<MicroRow> write_stream_run(const MicroRow& run, const GpuConfig& c,
+                                       const MicroOptions& o);
+std::vector<MicroRow> reuse_stream_points();
+std::vector<MicroRow> reuse_stream_run(const MicroRow& run, const GpuConfig& c,
+                                       const MicroOptions& o);
 
 }  // namespace asyncsim::cli::micro_detail

@@ -140,4 +140,30 @@ TEST(Micro, TimelineSampleIntervalMustBePositive) {
       << o.out;
 }
 
+// The L2 replacement-policy micros run as kernel sequences: one simulation per run gives every
+// round of l2_reuse_stream; errors are in points of the 16 MiB W. With 4 MiB chunks W always
+// stays (the H200 re-reads at most 15 KB of it); with 48 MiB chunks it is re-read whole.
+TEST(Micro, L2ReuseStreamKeepsASmallSetAndLosesItToLargeChunks) {
+  const Outcome o = run("micro l2_reuse_stream --compare " + kData +
+                        "micro_l2_reuse_stream.csv --where chunk_mib=4,48 --where stream_mode=wr "
+                        "--jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("error = (simulated - measured) / w_bytes"), std::string::npos) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 12u) << o.out;
+  // columns: chunk_mib, stream_mode, round, measured, simulated, error_pct, within
+  for (const auto& f : r) {
+    const double sim = std::stod(f[4]);
+    if (f[0] == "4") {
+      EXPECT_LT(sim, 0.01 * 16777216) << f[2];
+    } else if (f[2] != "0") {
+      EXPECT_GT(sim, 0.9 * 16777216) << f[2];
+    }
+  }
+  const Outcome bad = run("micro l2_write_stream --compare " + kData +
+                          "micro_l2_write_stream.csv --where w_mode=dirty");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.out.find("no point"), std::string::npos) << bad.out;
+}
+
 }  // namespace
