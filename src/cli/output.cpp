@@ -75,6 +75,21 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
               human_bytes(static_cast<double>(r.dram_read_bytes)).c_str(),
               human_bytes(static_cast<double>(r.dram_write_bytes)).c_str(),
               100 * r.dram_utilization, c.mem.dram_bandwidth_gbs);
+  // DRAM traffic by tensor (the kernel's tensor maps; "other": bulk copies outside them).
+  for (const auto& [key, value] : r.counters) {
+    const std::string pre = "dram.tensor[";
+    const std::string suf = "].read_bytes";
+    if (key.rfind(pre, 0) != 0 || key.size() < pre.size() + suf.size() ||
+        key.compare(key.size() - suf.size(), suf.size(), suf) != 0) {
+      continue;
+    }
+    const std::string name = key.substr(pre.size(), key.size() - pre.size() - suf.size());
+    const double written = r.counters.at(pre + name + "].write_bytes");
+    if (value > 0 || written > 0) {
+      std::printf("    %-18s read %s, write %s\n", name.c_str(), human_bytes(value).c_str(),
+                  human_bytes(written).c_str());
+    }
+  }
   std::printf("  L2                   read %s, write %s\n",
               human_bytes(static_cast<double>(r.l2_read_bytes)).c_str(),
               human_bytes(static_cast<double>(r.l2_write_bytes)).c_str());

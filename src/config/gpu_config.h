@@ -87,6 +87,10 @@ struct BarrierParams {
   int named_barrier_cycles = 0;
 };
 
+// How a line's set within its slice is chosen: a hash of the line (sets filled at random), or
+// the line index divided by the slice count (a contiguous range fills the sets evenly).
+enum class L2SetIndex { kHashed, kLinear };
+
 struct MemParams {
   int sector_bytes = 0;
   int line_bytes = 0;
@@ -106,6 +110,10 @@ struct MemParams {
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
+  bool l2_remote_copy_writes = false;  // far-partition writes leave a (clean) near copy too
+  L2SetIndex l2_set_index = L2SetIndex::kHashed;
+  double l2_clean_first_probability = 0;  // share of evictions that take a line read once
+  int l2_clean_first_ways = 0;            // ... among this many least recently used ways of the set
   int l2_partition1_gpcs = 0;  // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
   // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.

@@ -342,6 +342,26 @@ std::vector<ParamSpec> build_specs() {
       "l2.remote_copy_probability", "-",
       "share of far reads that insert a near copy (chosen by address hash)",
       [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
+  s.push_back(bool_param("l2.remote_copy_writes",
+                         "a write from the far partition leaves a clean copy in the near one too "
+                         "(with l2.remote_copy)",
+                         [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_writes; }));
+  s.push_back(enum_param<L2SetIndex>(
+      "l2.set_index",
+      "set of a line within its slice: a hash of the line, or the line index "
+      "over the slice count (a contiguous range fills the sets evenly)",
+      [](GpuConfig& c) -> L2SetIndex& { return c.mem.l2_set_index; },
+      {{"hashed", L2SetIndex::kHashed}, {"linear", L2SetIndex::kLinear}}));
+  s.push_back(float_param(
+      "l2.clean_first_probability", "-",
+      "share of evictions that take the least recently used line read only once (not written, "
+      "not read again) instead of the least recently used line, if it is among the "
+      "l2.clean_first_ways oldest (chosen by a hash of the eviction count)",
+      [](GpuConfig& c) -> double& { return c.mem.l2_clean_first_probability; }, 0, 1));
+  s.push_back(int_param(
+      "l2.clean_first_ways", "ways",
+      "how far from the least recently used end of a set the clean-first preference looks",
+      [](GpuConfig& c) -> int& { return c.mem.l2_clean_first_ways; }, 0, 1024));
   s.push_back(int_param(
       "l2.partition1_gpcs", "bitmask",
       "GPCs whose SMs sit next to L2 partition 1 (bit g for GPC g; the others are next to "

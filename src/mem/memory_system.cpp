@@ -36,6 +36,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_sectors_per_line(config.mem.line_bytes / config.mem.sector_bytes),
       m_line_bytes(config.mem.line_bytes) {
   (void)sm_clock;
+  m_linear_sets = config.mem.l2_set_index == L2SetIndex::kLinear;
+  const double q = config.mem.l2_clean_first_probability;
+  m_clean_first_threshold =
+      q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
   m_half_hit = m_l2_clock.cycles(config.mem.l2_hit_cycles / 2.0);
   m_half_far = m_l2_clock.cycles(config.mem.l2_far_extra_cycles / 2.0);
   m_write_ack = m_l2_clock.cycles(config.mem.l2_write_ack_cycles);
@@ -95,6 +99,9 @@ void MemorySystem::build_ipoly_tables() {
     ++k;
   }
   m_hash_odd = (static_cast<uint64_t>(m_num_slices) >> k);
+  m_odd_div = FastDiv(m_hash_odd);
+  m_slice_div = FastDiv(static_cast<uint64_t>(m_num_slices));
+  m_set_div = FastDiv(static_cast<uint64_t>(m_sets));
   const uint64_t poly = kPoly[k];
   std::array<uint64_t, 64> power{};  // x^i mod poly
   uint64_t v = 1;
@@ -134,7 +141,7 @@ int MemorySystem::slice_of(uint64_t line) const {
       for (int byte = 0; byte < 8; ++byte) {
         r ^= m_ipoly_table[static_cast<size_t>(byte) * 256 + ((line >> (8 * byte)) & 0xFF)];
       }
-      return static_cast<int>((line % m_hash_odd) * (n / m_hash_odd) + r);
+      return static_cast<int>(m_odd_div.mod(line) * (n / m_hash_odd) + r);
     }
   }
   return 0;
@@ -156,8 +163,12 @@ int MemorySystem::partition_of_sm(int sm) const {
   return (mask >> gpc) & 1;
 }
 
+size_t MemorySystem::mix_set(uint64_t line) const {
+  return static_cast<size_t>(mix64(line) % static_cast<uint64_t>(m_sets));
+}
+
 MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) {
-  set_out = static_cast<int>(mix64(line) % static_cast<uint64_t>(m_sets));
+  set_out = static_cast<int>(set_of(line));
   const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set_out)) *
                       static_cast<size_t>(m_ways);
   const uint64_t* tags = &m_tags[base];
@@ -173,13 +184,33 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
   const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) *
                       static_cast<size_t>(m_ways);
   size_t victim = base;
+  size_t clean = SIZE_MAX;  // the least recently used way read only once (clean-first on)
+  bool full = true;
+  const bool clean_first = m_clean_first_threshold != 0;
   for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
     if (m_tags[w] == UINT64_MAX) {
       victim = w;
+      full = false;
       break;
     }
-    if (m_ways_storage[w].lru < m_ways_storage[victim].lru) {
+    const Way& way = m_ways_storage[w];
+    if (way.lru < m_ways_storage[victim].lru) {
       victim = w;
+    }
+    if (clean_first && way.reused == 0 &&
+        (clean == SIZE_MAX || way.lru < m_ways_storage[clean].lru)) {
+      clean = w;
+    }
+  }
+  if (full && clean != SIZE_MAX && clean_first_now()) {
+    // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
+    // other readers are still on their way, stays.
+    int older = 0;
+    for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
+      older += m_ways_storage[w].lru < m_ways_storage[clean].lru ? 1 : 0;
+    }
+    if (older < m_config.mem.l2_clean_first_ways) {
+      victim = clean;
     }
   }
   if (m_tags[victim] != UINT64_MAX && m_ways_storage[victim].dirty) {
@@ -188,6 +219,26 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
   m_tags[victim] = line;
   m_ways_storage[victim] = Way{};
   return m_ways_storage[victim];
+}
+
+void MemorySystem::set_regions(std::vector<Region> regions) {
+  m_regions = std::move(regions);
+  m_regions.push_back(Region{});  // the rest
+}
+
+MemorySystem::Region& MemorySystem::region_of(uint64_t line) {
+  const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes);
+  for (size_t i = 0; i + 1 < m_regions.size(); ++i) {
+    if (addr >= m_regions[i].lo && addr < m_regions[i].hi) {
+      return m_regions[i];
+    }
+  }
+  return m_regions.back();
+}
+
+bool MemorySystem::clean_first_now() {
+  return m_clean_first_threshold == UINT64_MAX ||
+         mix64(++m_evictions * 0x9e3779b97f4a7c15ULL) < m_clean_first_threshold;
 }
 
 void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
@@ -201,6 +252,9 @@ void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
 Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
   const int bytes = sector_count(mask) * m_sector_bytes;
   m_stats.dram_read_bytes += static_cast<uint64_t>(bytes);
+  if (!m_regions.empty()) {
+    region_of(line).dram_read_bytes += static_cast<uint64_t>(bytes);
+  }
   Time done;
   if (m_hbm) {
     // One access per line: from the first missing sector, as many bursts as sectors missing.
@@ -220,6 +274,9 @@ Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
 void MemorySystem::dram_write(uint64_t line, uint8_t mask, Time t) {
   const int bytes = sector_count(mask) * m_sector_bytes;
   m_stats.dram_write_bytes += static_cast<uint64_t>(bytes);
+  if (!m_regions.empty()) {
+    region_of(line).dram_write_bytes += static_cast<uint64_t>(bytes);
+  }
   if (m_bin_ps > 0) {
     bin(m_write_bins, t, bytes);
   }
@@ -280,6 +337,8 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   }
   way->lru = ++m_lru_clock[slice];
   const auto missing = static_cast<uint8_t>(sectors & ~way->valid);
+  way->reused |= (sectors & way->valid) != 0 ? 1 : 0;
+  m_served_way = index_of(way);
   if (missing == 0) {
     ss.read_hits += static_cast<uint64_t>(nsect);
     if (way->fill_time > start) {
@@ -312,13 +371,16 @@ bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, T
   }
   const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
   way->lru = ++m_lru_clock[proxy];
+  way->reused = 1;
+  m_served_way = index_of(way);
   ++m_slice_stats[proxy].copy_hits;
   m_slice_stats[proxy].read_hits += static_cast<uint64_t>(sector_count(sectors));
   ready = std::max(start, way->fill_time);
   return true;
 }
 
-void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready) {
+void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready,
+                               bool reused) {
   const double p = m_config.mem.l2_remote_copy_probability;
   if (p < 1.0 && static_cast<double>(mix64(line * 0x9e3779b97f4a7c15ULL) >> 11) * 0x1.0p-53 >= p) {
     return;
@@ -330,6 +392,7 @@ void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time n
     ++m_slice_stats[proxy].copy_inserts;
   }
   way->valid |= sectors;
+  way->reused |= reused ? 1 : 0;
   way->lru = ++m_lru_clock[proxy];
   way->fill_time = std::max(way->fill_time, ready);
 }
@@ -342,17 +405,20 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   CoalescerEntry* merge_slot = nullptr;
   if (!req.write && !m_coalescer.empty()) {
     const auto entries = static_cast<size_t>(m_config.mem.l2_coalescer_entries);
-    merge_slot =
-        &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * entries +
-                     mix64(req.line) % entries];
+    merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * entries +
+                              mix64(req.line) % entries];
     if (merge_slot->line == req.line && t <= merge_slot->ready) {
       ++m_stats.coalescer_merges;
+      // The merged read is a second reference to the line in L2 (for the replacement policy).
+      if (m_tags[merge_slot->way] == req.line) {
+        m_ways_storage[merge_slot->way].reused = 1;
+      }
       return merge_slot->ready;
     }
   }
   const int slice = slice_of(req.line);
   const int proxy = (slice + m_num_slices / 2) % m_num_slices;
-  const auto line_set = static_cast<size_t>(mix64(req.line) % static_cast<uint64_t>(m_sets));
+  const size_t line_set = set_of(req.line);
   prefetch_set(slice, line_set);
   prefetch_set(proxy, line_set);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
@@ -380,7 +446,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     way->valid |= req.sectors;
     way->dirty |= req.sectors;
+    way->reused = 1;
     way->lru = ++m_lru_clock[slice];
+    if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
+      insert_copy(proxy, req.line, req.sectors, t + near_way, start, true);
+    }
     return t + m_write_ack + (far ? 2 * m_half_far : 0);
   }
   m_stats.l2_read_bytes += static_cast<uint64_t>(bytes);
@@ -396,7 +466,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   } else {
     done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
-      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way);
+      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false);
     }
   }
   if (m_noc_ports) {
@@ -408,7 +478,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     done += wait;
   }
   if (merge_slot) {
-    *merge_slot = CoalescerEntry{req.line, done};
+    *merge_slot = CoalescerEntry{req.line, done, m_served_way};
   }
   return done;
 }

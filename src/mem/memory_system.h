@@ -12,10 +12,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "mem/hbm.h"
+#include "util/fast_div.h"
 #include "util/slot_calendar.h"
 #include "util/time.h"
 
@@ -78,6 +80,18 @@ class MemorySystem {
   const std::vector<uint64_t>& dram_read_bins() const { return m_read_bins; }
   const std::vector<uint64_t>& dram_write_bins() const { return m_write_bins; }
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
+  // DRAM traffic by address range (a kernel's tensors): from now on, bytes read and written in
+  // [lo, hi) of each region are counted apart (traffic outside every region in the last entry,
+  // named ""). Counts start at zero.
+  struct Region {
+    std::string name;
+    uint64_t lo = 0;
+    uint64_t hi = 0;
+    uint64_t dram_read_bytes = 0;
+    uint64_t dram_write_bytes = 0;
+  };
+  void set_regions(std::vector<Region> regions);
+  const std::vector<Region>& regions() const { return m_regions; }
   int slice_of(uint64_t line) const;
   int partition_of_sm(int sm) const;
   int coalescer_of_sm(int sm) const;  // index of the request coalescer an SM's reads go through
@@ -93,8 +107,16 @@ class MemorySystem {
     uint32_t lru = 0;
     uint8_t valid = 0;
     uint8_t dirty = 0;
+    // Written, a near copy of a written line, or read again after its fill: not a victim of
+    // the clean-first preference (l2.clean_first_probability), which takes lines read once.
+    uint8_t reused = 0;
   };
+  size_t index_of(const Way* way) const { return static_cast<size_t>(way - m_ways_storage.data()); }
   void build_ipoly_tables();
+  size_t set_of(uint64_t line) const {
+    return m_linear_sets ? m_set_div.mod(m_slice_div.div(line)) : mix_set(line);
+  }
+  size_t mix_set(uint64_t line) const;
   Way* lookup(int slice, uint64_t line, int& set_out);
   // Starts loading the tags and way metadata of `set` in `slice` into the host's caches, so that
   // the misses on a request's home and proxy sets overlap instead of following one another (a
@@ -116,10 +138,14 @@ class MemorySystem {
   Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
   Time reserve_slice(int slice, Time arrive, int bytes);
   bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready);
-  void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready);
+  // Whether this eviction takes the set's least recently used clean line
+  // (l2.clean_first_probability, drawn from a hash of the eviction count).
+  bool clean_first_now();
+  void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused);
   struct CoalescerEntry {
     uint64_t line = UINT64_MAX;
     Time ready = 0;
+    size_t way = 0;  // the way that served the read: a merged read re-references it
   };
   Way& allocate(int slice, int set, uint64_t line, Time t);
   // DRAM read of the sectors in `mask` of `line` arriving at the controller at t: returns when
@@ -149,6 +175,9 @@ class MemorySystem {
   int m_sector_bytes;
   int m_sectors_per_line;
   int m_line_bytes;
+  bool m_linear_sets = false;
+  uint64_t m_clean_first_threshold = 0;  // clean-first when hash(evictions) < this (of 2^64)
+  uint64_t m_evictions = 0;
   Time m_half_hit;  // one-way SM <-> near slice
   Time m_half_far;  // extra one-way to the far partition
   Time m_write_ack;
@@ -176,10 +205,16 @@ class MemorySystem {
   std::vector<uint32_t> m_mshr_count;
   std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;                  // odd factor of the slice count
+  FastDiv m_odd_div;                        // by m_hash_odd
+  FastDiv m_slice_div;                      // by the slice count
+  FastDiv m_set_div;                        // by the sets per slice
   std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
+  size_t m_served_way = 0;  // index of the way that served the last read (home or near copy)
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
+  Region& region_of(uint64_t line);
+  std::vector<Region> m_regions;
   Time m_bin_ps = 0;
   std::vector<uint64_t> m_read_bins;
   std::vector<uint64_t> m_write_bins;

@@ -45,6 +45,18 @@ class Run {
         m_begin(begin),
         m_mem_before(memory.stats()) {
     m_ctx.issue_trace = trace;
+    // DRAM traffic by tensor: each tensor map's address range.
+    std::vector<MemorySystem::Region> regions;
+    for (const program::TensorMap& m : k.maps) {
+      uint64_t extent = static_cast<uint64_t>(m.strides[0]);
+      for (int d = 1; d < m.rank; ++d) {
+        extent += static_cast<uint64_t>(std::max<int64_t>(m.dims[static_cast<size_t>(d)] - 1, 0) *
+                                        m.strides[static_cast<size_t>(d)]);
+      }
+      extent += static_cast<uint64_t>(std::max<int64_t>(m.dims[0] - 1, 0) * m.strides[0]);
+      regions.push_back({m.name, m.base, m.base + extent, 0, 0});
+    }
+    m_memory.set_regions(std::move(regions));
     if (tl) {
       if (!(o.counter_sample_ns > 0)) {
         throw_input_error("--timeline-sample-ns", "expected a positive interval, got {}",
@@ -342,6 +354,11 @@ SimResult Run::collect(Time end) const {
   r.counters["dram.read_bytes"] = static_cast<double>(ms.dram_read_bytes);
   r.counters["dram.write_bytes"] = static_cast<double>(ms.dram_write_bytes);
   r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(ms.dram_busy_ps);
+  for (const MemorySystem::Region& g : m_memory.regions()) {
+    const std::string p = fmt::format("dram.tensor[{}].", g.name.empty() ? "other" : g.name);
+    r.counters[p + "read_bytes"] = static_cast<double>(g.dram_read_bytes);
+    r.counters[p + "write_bytes"] = static_cast<double>(g.dram_write_bytes);
+  }
   if (const HbmSystem* hbm = m_memory.hbm()) {
     const auto& hs = hbm->stats();
     r.counters["dram.row_hits"] = static_cast<double>(hs.row_hits);

@@ -207,5 +207,98 @@ TEST(MemorySystem, PartitionOfAnSmFollowsItsGpc) {
   EXPECT_EQ(old.partition_of_sm(8), 1);  // GPC 4
 }
 
+// l2.set_index=linear: the sets of a slice take consecutive lines in turn, so a contiguous
+// range as large as the L2 (modulo hash: 4 slices x 256 sets x 10 ways) fills every set exactly
+// and a second pass hits everywhere; hashed sets overflow some sets at the same size.
+TEST(MemorySystem, LinearSetIndexFillsTheSetsEvenly) {
+  for (const char* index : {"linear", "hashed"}) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"l2.hash=modulo", std::string("l2.set_index=") + index});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    const uint64_t lines = 4 * 256 * 10;
+    Time t = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (uint64_t l = 0; l < lines; ++l) {
+        mem.access(read(5000 + l), t);
+        t += 10 * kNs;
+      }
+    }
+    if (std::string(index) == "linear") {
+      EXPECT_EQ(mem.stats().dram_read_bytes, lines * 128);
+    } else {
+      EXPECT_GT(mem.stats().dram_read_bytes, lines * 128 * 11 / 10);
+    }
+  }
+}
+
+// l2.remote_copy_writes: a write from an SM in the far partition leaves a clean copy in the near
+// slice (as a far read does), so a written stream takes as much of the L2 as a read one.
+TEST(MemorySystem, FarWritesLeaveANearCopy) {
+  for (const bool copies : {true, false}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
+         std::string("l2.remote_copy_writes=") + (copies ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    uint64_t far_line = 0;  // a line in partition 0's slices, written by SM 8 (GPC 4, partition 1)
+    while (mem.partition_of_slice(mem.slice_of(far_line)) != 0) {
+      ++far_line;
+    }
+    ASSERT_EQ(mem.partition_of_sm(8), 1);
+    mem.access(MemRequest{far_line, 0xF, true, 8}, 0);
+    uint64_t inserts = 0;
+    for (const auto& s : mem.slice_stats()) {
+      inserts += s.copy_inserts;
+    }
+    EXPECT_EQ(inserts, copies ? 1u : 0u);
+    // A read of it from the same SM is served by the copy, or else by the far home slice.
+    mem.access(read(far_line, 8), 1000 * kNs);
+    uint64_t copy_hits = 0;
+    for (const auto& s : mem.slice_stats()) {
+      copy_hits += s.copy_hits;
+    }
+    EXPECT_EQ(copy_hits, copies ? 1u : 0u);
+    EXPECT_EQ(mem.stats().dram_read_bytes, 0u);
+  }
+}
+
+// l2.clean_first_probability = 1: an eviction takes the least recently used line that was read
+// only once, if it is among the l2.clean_first_ways oldest, sparing older lines that were
+// written or read again; 0 is plain LRU. Lines 7 + 1024 k share slice 3 and set 1 (modulo hash,
+// linear sets: slice = line mod 4, set = line / 4 mod 256).
+TEST(MemorySystem, CleanFirstEvictsALineReadOnceBeforeOlderReusedOnes) {
+  for (const double q : {1.0, 0.0}) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"l2.hash=modulo", "l2.set_index=linear", "l2.clean_first_ways=5",
+                             "l2.clean_first_probability=" + std::to_string(q)});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    const auto line = [](uint64_t k) { return 7 + 1024 * k; };
+    Time t = 0;
+    const auto at = [&]() { return t += 1000 * kNs; };
+    mem.access(MemRequest{line(0), 0xF, true, 0}, at());  // written (dirty)
+    mem.access(read(line(1)), at());                      // read twice
+    mem.access(read(line(1)), at());
+    for (uint64_t k = 2; k < 10; ++k) {  // read once: the set is full (10 ways)
+      mem.access(read(line(k)), at());
+    }
+    mem.access(read(line(10)), at());  // evicts line 2 (clean-first) or line 0 (LRU)
+    const uint64_t before = mem.stats().dram_read_bytes;
+    mem.access(read(line(0)), at());
+    const bool line0_kept = mem.stats().dram_read_bytes == before;
+    EXPECT_EQ(line0_kept, q == 1.0) << "q " << q;
+    EXPECT_EQ(mem.stats().dram_write_bytes, q == 1.0 ? 0u : 128u) << "q " << q;
+  }
+  // A line read once but not among the clean_first_ways oldest stays: LRU decides.
+  const GpuConfig near =
+      testing::simple_gpu({"l2.hash=modulo", "l2.set_index=linear", "l2.clean_first_ways=1",
+                           "l2.clean_first_probability=1"});
+  MemorySystem mem(near, ClockDomain::from_mhz(1000));
+  Time t = 0;
+  for (uint64_t k = 0; k < 10; ++k) {
+    mem.access(MemRequest{7 + 1024 * k, 0xF, k < 9, 0}, t += 1000 * kNs);  // 9 written, 1 read
+  }
+  mem.access(read(7 + 1024 * 10), t += 1000 * kNs);
+  EXPECT_EQ(mem.stats().dram_write_bytes, 128u);  // the oldest, written line went
+}
+
 }  // namespace
 }  // namespace asyncsim

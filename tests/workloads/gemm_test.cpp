@@ -75,6 +75,12 @@ TEST(GemmTraffic, ClippedTilesReadEachInBoundsByteOnce) {
   // Out-of-bounds parts of the C tiles are not written: exactly 300 x 200 fp16 reach DRAM.
   EXPECT_EQ(r.dram_write_bytes, static_cast<uint64_t>(300 * 200 * 2));
   EXPECT_GT(sum_counter(r, ".tma.oob_sectors"), 0);
+  // DRAM traffic by tensor: A and B read once each, C written once, nothing else.
+  EXPECT_EQ(r.counters.at("dram.tensor[A].read_bytes"), 300 * 128 * 2);
+  EXPECT_EQ(r.counters.at("dram.tensor[B].read_bytes"), 200 * 128 * 2);
+  EXPECT_EQ(r.counters.at("dram.tensor[C].write_bytes"), 300 * 200 * 2);
+  EXPECT_EQ(r.counters.at("dram.tensor[C].read_bytes"), 0);
+  EXPECT_EQ(r.counters.at("dram.tensor[other].read_bytes"), 0);
   // As Nsight Compute sees it (the H200 default), dirty lines left in L2 are not DRAM writes.
   const GpuConfig h200 = load_gpu_config("h200");
   EXPECT_EQ(simulate(workloads::build_gemm(s, h200), h200).dram_write_bytes, 0u);
