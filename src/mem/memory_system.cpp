@@ -187,6 +187,10 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
   size_t clean = SIZE_MAX;  // the least recently used way read only once (clean-first on)
   bool full = true;
   const bool clean_first = m_clean_first_threshold != 0;
+  // The oldest stamps so far live in registers: comparing against the victim's stamp in memory
+  // made every way wait for the previous one's compare (a load in the loop-carried chain).
+  uint32_t oldest = UINT32_MAX;
+  uint32_t oldest_clean = UINT32_MAX;
   for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
     if (m_tags[w] == UINT64_MAX) {
       victim = w;
@@ -194,11 +198,13 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
       break;
     }
     const Way& way = m_ways_storage[w];
-    if (way.lru < m_ways_storage[victim].lru) {
+    const uint32_t lru = way.lru;
+    if (lru < oldest) {
+      oldest = lru;
       victim = w;
     }
-    if (clean_first && way.reused == 0 &&
-        (clean == SIZE_MAX || way.lru < m_ways_storage[clean].lru)) {
+    if (clean_first && way.reused == 0 && (clean == SIZE_MAX || lru < oldest_clean)) {
+      oldest_clean = lru;
       clean = w;
     }
   }

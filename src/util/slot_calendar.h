@@ -11,13 +11,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/fast_div.h"
 #include "util/time.h"
 
 namespace asyncsim {
 
 class SlotCalendar {
  public:
-  explicit SlotCalendar(Time slot_ps = 1) : m_slot_ps(slot_ps < 1 ? 1 : slot_ps) {}
+  explicit SlotCalendar(Time slot_ps = 1)
+      : m_slot_ps(slot_ps < 1 ? 1 : slot_ps),
+        m_slot_div(static_cast<uint64_t>(m_slot_ps)),
+        m_word_div(static_cast<uint64_t>(64 * m_slot_ps)) {}
 
   // Books `slots` slots (the packet's sectors) from the slot holding `ready` on, filling
   // the free slots earlier bookings left (a packet ready earlier than one booked before it goes
@@ -29,8 +33,9 @@ class SlotCalendar {
     if (slots <= 0) {
       return 0;
     }
-    advance(now / (64 * m_slot_ps));
-    int64_t first = ready / m_slot_ps;
+    // Times are never negative; the divisions by the slot length are multiply-shifts.
+    advance(static_cast<int64_t>(m_word_div.div(static_cast<uint64_t>(now))));
+    auto first = static_cast<int64_t>(m_slot_div.div(static_cast<uint64_t>(ready)));
     if (first < m_base * 64) {
       first = m_base * 64;
     }
@@ -58,11 +63,14 @@ class SlotCalendar {
         free = ~word(w);
         continue;
       }
-      const int b = std::countr_zero(free);
-      take(w, uint64_t{1} << b, false);
-      free &= free - 1;
-      last = w * 64 + b;
-      --need;
+      // The lowest `need` free slots of this word, taken at once.
+      uint64_t mask = 0;
+      for (; need > 0 && free != 0; --need) {
+        mask |= free & (~free + 1);
+        free &= free - 1;
+      }
+      take(w, mask, false);
+      last = w * 64 + (63 - std::countl_zero(mask));
     }
     m_last = std::max(m_last, last);
     const Time wait = (last + 1 - slots) * m_slot_ps - ready;
@@ -143,6 +151,8 @@ class SlotCalendar {
   }
 
   Time m_slot_ps;
+  FastDiv m_slot_div;               // by m_slot_ps
+  FastDiv m_word_div;               // by 64 slots
   int64_t m_base = 0;               // first word still tracked
   int64_t m_last = -1;              // the latest slot booked: all after it are free
   size_t m_mask = kFirstWords - 1;  // ring size - 1
