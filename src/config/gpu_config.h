@@ -51,6 +51,8 @@ struct SmParams {
   bool compute_overlap = false;  // a COMPUTE's pipes work side by side, not one after another
   ComputeSharing compute_sharing = ComputeSharing::kFair;
   DispatchOrder dispatch_order = DispatchOrder::kSmId;
+  // A placement round with fewer CTAs than SMs with room gives each TPC one before any gets two.
+  bool spread_partial_round = false;
 };
 
 struct TensorParams {

@@ -177,6 +177,11 @@ std::vector<ParamSpec> build_specs() {
       "GPC t mod sm.gpcs), then GPC 1, ...",
       [](GpuConfig& c) -> DispatchOrder& { return c.sm.dispatch_order; },
       {{"sm_id", DispatchOrder::kSmId}, {"gpc_major", DispatchOrder::kGpcMajor}}));
+  s.push_back(bool_param(
+      "sm.spread_partial_round",
+      "a placement round with fewer CTAs left than SMs with room gives each TPC one CTA before "
+      "any TPC gets two (in sm.dispatch_order)",
+      [](GpuConfig& c) -> bool& { return c.sm.spread_partial_round; }));
   s.push_back(
       bool_param("sm.compute_overlap",
                  "the pipes of one COMPUTE run side by side (true) or one after another (false)",

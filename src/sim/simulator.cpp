@@ -140,10 +140,26 @@ void Run::dispatch_initial(Time t) {
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
     placed = false;
+    int room = 0;
     for (Sm* sm : order) {
-      if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta()) {
-        sm->launch_cta(m_next_cta++, next_launch_time(t));
-        placed = true;
+      room += sm->fits_another_cta() ? 1 : 0;
+    }
+    // sm.spread_partial_round: a round that cannot fill every SM gives each TPC one CTA first
+    // (micro_gemm_cta_map.csv: 192 CTAs of two per SM put the last 60 on one SM of 60 TPCs).
+    std::vector<char> tpc_taken(m_sms.size() / 2 + 1, 0);
+    std::vector<char> sm_taken(m_sms.size(), 0);
+    const bool spread =
+        m_config.sm.spread_partial_round && m_kernel.num_ctas() - m_next_cta < room;
+    for (int pass = spread ? 0 : 1; pass < 2; ++pass) {
+      for (Sm* sm : order) {
+        const size_t id = sm->id();
+        if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta() && !sm_taken[id] &&
+            (pass == 1 || !tpc_taken[id / 2])) {
+          sm->launch_cta(m_next_cta++, next_launch_time(t));
+          tpc_taken[id / 2] = 1;
+          sm_taken[id] = 1;
+          placed = true;
+        }
       }
     }
   }

@@ -272,10 +272,43 @@ TEST(Primitives, DispatchOrderFillsOneGpcFirst) {
     }
     return on;
   };
-  GpuConfig c = simple_gpu({"sm.count=8", "sm.gpcs=2", "sm.dispatch_order=sm_id"});
+  // (Four CTAs on eight SMs are a partial round: sm.spread_partial_round, tested below, would
+  // give each TPC one first.)
+  GpuConfig c = simple_gpu(
+      {"sm.count=8", "sm.gpcs=2", "sm.dispatch_order=sm_id", "sm.spread_partial_round=false"});
   EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 2, 3}));
   c.sm.dispatch_order = DispatchOrder::kGpcMajor;
   EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 4, 5}));
+}
+
+// sm.spread_partial_round on 4 SMs in 2 TPCs, two CTAs per SM: 6 CTAs fill every SM once,
+// then the last 2 (fewer than the 4 SMs with room) go to one SM of each TPC (0 and 2) instead
+// of both SMs of TPC 0, as the H200 placed 384x8192x8192's last 60 CTAs
+// (micro_gemm_cta_map.csv). A partial first round likewise: 2 CTAs on 4 SMs use both TPCs.
+TEST(Primitives, PartialRoundSpreadsOverTpcs) {
+  const auto per_sm = [](int ctas, const GpuConfig& c) {
+    KernelBuilder b("place");
+    b.set_grid(ctas);
+    b.set_resources(32, c.sm.smem_bytes / 2 - 4096);
+    b.begin_role("main", 1);
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = "10";
+    b.compute(ops);
+    b.end_role();
+    const SimResult r = simulate(b.finish(), c);
+    std::vector<int> n;
+    for (int sm = 0; sm < 4; ++sm) {
+      n.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].ctas", sm))));
+    }
+    return n;
+  };
+  GpuConfig c = simple_gpu({"sm.count=4", "sm.gpcs=1", "sm.dispatch_order=sm_id",
+                            "sm.spread_partial_round=true"});
+  EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 1, 2, 1}));
+  EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 0, 1, 0}));
+  c.sm.spread_partial_round = false;
+  EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 2, 1, 1}));
+  EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 1, 0, 0}));
 }
 
 // sm.compute_overlap: one warpgroup's COMPUTE of 12800 FP32 ops (100 cycles of the 128-lane
