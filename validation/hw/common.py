@@ -229,6 +229,26 @@ def touch(t, write):
     return t.fill_(1.0) if write else t.sum()
 
 
+def w_stream_w_child(cases, big_mib):
+    """child() of the W / stream / W micros (l2_dirty_retain.py, l2_write_stream.py): for each
+    (w_write, stream_mib, stream_write) of `cases`, torch kernels in sequence: read 256 MiB
+    (flush), write or read W (16 MiB), write or read the first stream_mib MiB of a large buffer
+    (one element for 0: a no-op stream), read W again (the measured kernel)."""
+    import torch
+    mib = 1 << 20
+    flush = torch.ones(256 * mib // 4, device="cuda")
+    w = torch.zeros(16 * mib // 4, device="cuda")
+    zero = any(s == 0 for _, s, _ in cases)
+    big = torch.ones(big_mib * mib // 4 + (1 if zero else 0), device="cuda")
+    torch.cuda.synchronize()
+    for w_write, s, s_write in cases:
+        flush.sum()
+        touch(w, w_write)
+        touch(big[: s * mib // 4] if s else big[:1], s_write)
+        w.sum()  # measured
+        torch.cuda.synchronize()
+
+
 def sequence_main(script, child, cases, per, method, columns, row, setup=3):
     """main() of a micro made of torch kernels in sequence (l2_*.py). `SCRIPT --child` runs
     child(): `setup` kernels, then `per` kernels for each of `cases`. Otherwise `SCRIPT OUT.csv`

@@ -27,17 +27,7 @@ CASES = [(rep, sr, mode) for rep in range(REPS) for sr in SIZES for mode in ("di
 
 
 def child():
-    import torch
-    flush = torch.ones(256 * MB // 4, device="cuda")
-    w = torch.zeros(W_BYTES // 4, device="cuda")
-    big = torch.ones(max(SIZES) * MB // 4 + 1, device="cuda")
-    torch.cuda.synchronize()
-    for _, sr, mode in CASES:
-        flush.sum()
-        common.touch(w, mode == "dirty")
-        (big[: sr * MB // 4] if sr else big[:1]).sum()  # the stream (a no-op one at Sr = 0)
-        w.sum()                                         # measured
-        torch.cuda.synchronize()
+    common.w_stream_w_child([(mode == "dirty", sr, False) for _, sr, mode in CASES], max(SIZES))
 
 
 def row(case, f):

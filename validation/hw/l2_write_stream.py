@@ -24,17 +24,7 @@ CASES = [(s, wmode, smode) for s in SIZES
 
 
 def child():
-    import torch
-    flush = torch.ones(256 * MB // 4, device="cuda")
-    w = torch.zeros(W_BYTES // 4, device="cuda")
-    big = torch.ones(max(SIZES) * MB // 4, device="cuda")
-    torch.cuda.synchronize()
-    for s, wmode, smode in CASES:
-        flush.sum()
-        common.touch(w, wmode == "write")
-        common.touch(big[: s * MB // 4], smode == "wr")
-        w.sum()  # measured
-        torch.cuda.synchronize()
+    common.w_stream_w_child([(w == "write", s, st == "wr") for s, w, st in CASES], max(SIZES))
 
 
 def row(case, f):
