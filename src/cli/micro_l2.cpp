@@ -65,6 +65,15 @@ std::string u(uint64_t v) {
   return std::to_string(v);
 }
 
+// W (written or read), a stream of stream_mib (at least one 8 KB unit; written or read), W read
+// again: the three kernels' results.
+std::vector<SimResult> w_stream_w(const GpuConfig& c, bool w_write, int64_t stream_mib,
+                                  bool stream_write) {
+  return run_touches(c, {{kWBase, kWBytes, w_write},
+                         {kBigBase, std::max<int64_t>(stream_mib * kMiB, 8 * kKiB), stream_write},
+                         {kWBase, kWBytes, false}});
+}
+
 }  // namespace
 
 // l2_dirty_retain: W written (dirty) or read (clean), a clean stream R of sr_mib read, W read
@@ -84,10 +93,7 @@ std::vector<MicroRow> dirty_retain_run(const MicroRow& run, const GpuConfig& c,
   const std::string bench = "l2_dirty_retain";
   const int64_t sr = mib(run, "sr_mib", bench);
   const bool dirty = mode_is(run, "mode", "dirty", "clean", bench);
-  const std::vector<SimResult> r =
-      run_touches(c, {{kWBase, kWBytes, dirty},
-                      {kBigBase, std::max<int64_t>(sr * kMiB, 8 * kKiB), false},
-                      {kWBase, kWBytes, false}});
+  const std::vector<SimResult> r = w_stream_w(c, dirty, sr, false);
   return {{{"rep", "0"},
            {"sr_mib", s(sr)},
            {"mode", dirty ? "dirty" : "clean"},
@@ -118,10 +124,7 @@ std::vector<MicroRow> write_stream_run(const MicroRow& run, const GpuConfig& c,
   const int64_t size = mib(run, "stream_mib", bench);
   const bool w_write = mode_is(run, "w_mode", "write", "read", bench);
   const bool s_write = mode_is(run, "stream_mode", "wr", "rd", bench);
-  const std::vector<SimResult> r =
-      run_touches(c, {{kWBase, kWBytes, w_write},
-                      {kBigBase, std::max<int64_t>(size * kMiB, 8 * kKiB), s_write},
-                      {kWBase, kWBytes, false}});
+  const std::vector<SimResult> r = w_stream_w(c, w_write, size, s_write);
   return {{{"stream_mib", s(size)},
            {"w_mode", w_write ? "write" : "read"},
            {"stream_mode", s_write ? "wr" : "rd"},
