@@ -138,7 +138,7 @@ class MemorySystem {
   Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
   Time reserve_slice(int slice, Time arrive, int bytes);
   bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready);
-  // Whether this eviction takes the set's least recently used clean line
+  // Whether this eviction prefers the set's least recently used line read only once
   // (l2.clean_first_probability, drawn from a hash of the eviction count).
   bool clean_first_now();
   void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused);

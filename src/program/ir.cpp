@@ -1,5 +1,7 @@
 #include "program/ir.h"
 
+#include <algorithm>
+
 namespace asyncsim::program {
 
 int dtype_bytes(DType t) {
@@ -107,6 +109,14 @@ int64_t TensorMap::box_bytes() const {
   int64_t n = dtype_bytes(dtype);
   for (int d = 0; d < rank; ++d) {
     n *= box[d];
+  }
+  return n;
+}
+
+int64_t TensorMap::extent_bytes() const {
+  int64_t n = strides[0];  // the last element itself
+  for (int d = 0; d < rank; ++d) {
+    n += std::max<int64_t>(dims[static_cast<size_t>(d)] - 1, 0) * strides[static_cast<size_t>(d)];
   }
   return n;
 }

@@ -36,6 +36,8 @@ struct TensorMap {
   int line = 0;
 
   int64_t box_bytes() const;  // bytes one copy delivers to shared memory (OOB included)
+  // Bytes from `base` to the end of the tensor's last element (the address range it spans).
+  int64_t extent_bytes() const;
 };
 
 // An array of mbarriers in each CTA's shared memory; `arrivals` is the expected arrival count

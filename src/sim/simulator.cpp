@@ -48,13 +48,7 @@ class Run {
     // DRAM traffic by tensor: each tensor map's address range.
     std::vector<MemorySystem::Region> regions;
     for (const program::TensorMap& m : k.maps) {
-      uint64_t extent = static_cast<uint64_t>(m.strides[0]);
-      for (int d = 1; d < m.rank; ++d) {
-        extent += static_cast<uint64_t>(std::max<int64_t>(m.dims[static_cast<size_t>(d)] - 1, 0) *
-                                        m.strides[static_cast<size_t>(d)]);
-      }
-      extent += static_cast<uint64_t>(std::max<int64_t>(m.dims[0] - 1, 0) * m.strides[0]);
-      regions.push_back({m.name, m.base, m.base + extent, 0, 0});
+      regions.push_back({m.name, m.base, m.base + static_cast<uint64_t>(m.extent_bytes()), 0, 0});
     }
     m_memory.set_regions(std::move(regions));
     if (tl) {
@@ -145,11 +139,10 @@ void Run::dispatch_initial(Time t) {
       room += sm->fits_another_cta() ? 1 : 0;
     }
     // sm.spread_partial_round: a round that cannot fill every SM gives each TPC one CTA first
-    // (micro_gemm_cta_map.csv: 192 CTAs of two per SM put the last 60 on one SM of 60 TPCs).
+    // (micro_gemm_cta_map.csv: of 192 CTAs of two per SM, the last 60 went to 56 TPCs).
     std::vector<char> tpc_taken(m_sms.size() / 2 + 1, 0);
     std::vector<char> sm_taken(m_sms.size(), 0);
-    const bool spread =
-        m_config.sm.spread_partial_round && m_kernel.num_ctas() - m_next_cta < room;
+    const bool spread = m_config.sm.spread_partial_round && m_kernel.num_ctas() - m_next_cta < room;
     for (int pass = spread ? 0 : 1; pass < 2; ++pass) {
       for (Sm* sm : order) {
         const size_t id = sm->id();
