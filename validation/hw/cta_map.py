@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where and when each CTA of the GEMM runs on the H200 (for issue 5's DRAM misses).
 
-The GEMM of validation/kernels/gemm_tma.py, unchanged except that each program records, from
+The GEMM of validation/kernels/gemm_tma.py (its gemm_tile), unchanged except that each program records, from
 its first thread, %smid, %globaltimer and %clock64 before its first instruction of work and
 after its C store is issued (six scalar stores per CTA). For each shape: flush the L2 (read
 256 MiB), launch once, REPS times. Answers: which SMs get two CTAs when the grid is not a
@@ -28,6 +28,7 @@ COLUMNS = ["M", "N", "K", "variant", "rep", "pid", "smid", "start_ns", "end_ns",
 def kernel():
     import triton
     import triton.language as tl
+    from validation.kernels.gemm_tma import gemm_tile
 
     @triton.jit
     def _stamp(rec, slot):
@@ -47,18 +48,7 @@ def kernel():
                      STAGES: tl.constexpr):
         pid = tl.program_id(0)
         _stamp(rec, pid * 8)
-        num_pid_n = tl.cdiv(N, BN)
-        pid_m = pid // num_pid_n
-        pid_n = pid % num_pid_n
-        off_m = pid_m * BM
-        off_n = pid_n * BN
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        k_tiles = tl.cdiv(K, BK)
-        for kt in tl.range(0, k_tiles, num_stages=STAGES):
-            a = a_desc.load([off_m, kt * BK])
-            b = b_desc.load([off_n, kt * BK])
-            acc = tl.dot(a, b.T, acc)
-        c_desc.store([off_m, off_n], acc.to(tl.float16))
+        gemm_tile(a_desc, b_desc, c_desc, pid, N, K, BM, BN, BK, STAGES, False)
         _stamp(rec, pid * 8 + 3)
 
     return gemm_stamped

@@ -22,10 +22,11 @@ VARIANTS = {
 
 
 @triton.jit
-def gemm_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
-                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-                    STAGES: tl.constexpr, WS: tl.constexpr):
-    pid = tl.program_id(0)
+def gemm_tile(a_desc, b_desc, c_desc, pid, N, K,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+              STAGES: tl.constexpr, WS: tl.constexpr):
+    """One program's output tile (inlined into the kernel; also used by validation/hw/cta_map.py,
+    which stamps each program's start and end around it)."""
     num_pid_n = tl.cdiv(N, BN)
     pid_m = pid // num_pid_n
     pid_n = pid % num_pid_n
@@ -38,6 +39,13 @@ def gemm_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
         b = b_desc.load([off_n, kt * BK])
         acc = tl.dot(a, b.T, acc)
     c_desc.store([off_m, off_n], acc.to(tl.float16))
+
+
+@triton.jit
+def gemm_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
+                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                    STAGES: tl.constexpr, WS: tl.constexpr):
+    gemm_tile(a_desc, b_desc, c_desc, tl.program_id(0), N, K, BM, BN, BK, STAGES, WS)
 
 
 def make_descs(a, b, c, BM, BN, BK):
