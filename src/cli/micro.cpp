@@ -21,6 +21,8 @@ using micro_detail::reuse_stream_points;
 using micro_detail::reuse_stream_run;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::tma_write_retain_points;
+using micro_detail::tma_write_retain_run;
 using micro_detail::write_stream_points;
 using micro_detail::write_stream_run;
 
@@ -117,6 +119,20 @@ const std::vector<MicroBench>& micro_benches() {
        nullptr,
        {"chunk_mib", "stream_mode"},
        reuse_stream_run,
+       "w_bytes"},
+      {"l2_tma_write_retain",
+       "full-chip touch kernels in sequence: flush (96 MiB read); w_retain: W = 16 MiB written "
+       "(how = lsu or tma: the hardware's st.global or TMA stores, alike here) or read, then a "
+       "clean stream of sr_mib read; s_evict: W read, then a stream of sr_mib written; W read "
+       "again: its DRAM reads",
+       {"kind", "how", "sr_mib", "w_bytes", "measured_dram_read_bytes", "measured_l2_bytes",
+        "k1_dram_write_bytes", "k2_dram_write_bytes", "k1_cycles", "k2_cycles"},
+       {"kind", "how", "sr_mib"},
+       "measured_dram_read_bytes",
+       tma_write_retain_points,
+       nullptr,
+       {"kind", "how", "sr_mib"},
+       tma_write_retain_run,
        "w_bytes"},
   };
   return benches;

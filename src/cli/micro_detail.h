@@ -61,5 +61,8 @@ std::vector<MicroRow> write_stream_run(const MicroRow& run, const GpuConfig& c,
 std::vector<MicroRow> reuse_stream_points();
 std::vector<MicroRow> reuse_stream_run(const MicroRow& run, const GpuConfig& c,
                                        const MicroOptions& o);
+std::vector<MicroRow> tma_write_retain_points();
+std::vector<MicroRow> tma_write_retain_run(const MicroRow& run, const GpuConfig& c,
+                                           const MicroOptions& o);
 
 }  // namespace asyncsim::cli::micro_detail

@@ -1,4 +1,5 @@
-// L2 replacement-policy microbenchmarks: l2_dirty_retain, l2_write_stream, l2_reuse_stream.
+// L2 replacement-policy microbenchmarks: l2_dirty_retain, l2_write_stream, l2_reuse_stream,
+// l2_tma_write_retain.
 // The hardware runs torch kernels in sequence (validation/hw/l2_*.py) and counts the DRAM reads
 // of one of them; here each torch kernel is a full-chip touch kernel (every line read or written
 // by one SM, in grid-stride order) in one simulate_sequence, so the L2 carries over as it does
@@ -175,6 +176,49 @@ std::vector<MicroRow> reuse_stream_run(const MicroRow& run, const GpuConfig& c,
          {"chunk_dram_write_bytes", u(ch.dram_write_bytes)}});
   }
   return out;
+}
+
+// l2_tma_write_retain: the hardware writes W, or a stream, either with st.global (lsu) or with
+// TMA stores (tma); the model's touch kernels store by TMA for both. w_retain: W written (or
+// read), a clean stream of sr_mib read, W read again (measured); s_evict: W read, a stream of
+// sr_mib written, W read again (measured).
+std::vector<MicroRow> tma_write_retain_points() {
+  std::vector<MicroRow> out;
+  for (const char* how : {"lsu", "tma", "read"}) {
+    for (const int sr : {16, 24, 32, 48}) {
+      out.push_back({{"kind", "w_retain"}, {"how", how}, {"sr_mib", s(sr)}});
+    }
+  }
+  for (const char* how : {"lsu", "tma"}) {
+    for (const int sr : {16, 24, 32}) {
+      out.push_back({{"kind", "s_evict"}, {"how", how}, {"sr_mib", s(sr)}});
+    }
+  }
+  return out;
+}
+
+std::vector<MicroRow> tma_write_retain_run(const MicroRow& run, const GpuConfig& c,
+                                           const MicroOptions& /*o*/) {
+  const std::string bench = "l2_tma_write_retain";
+  const bool retain = mode_is(run, "kind", "w_retain", "s_evict", bench);
+  const std::string& how = key_str(run, "how");
+  if (how != "lsu" && how != "tma" && !(retain && how == "read")) {
+    throw_input_error("micro " + bench, "how: expected lsu or tma{}, got '{}'",
+                      retain ? " or read" : "", how);
+  }
+  const int64_t sr = mib(run, "sr_mib", bench);
+  const std::vector<SimResult> r =
+      retain ? w_stream_w(c, how != "read", sr, false) : w_stream_w(c, false, sr, true);
+  return {{{"kind", retain ? "w_retain" : "s_evict"},
+           {"how", how},
+           {"sr_mib", s(sr)},
+           {"w_bytes", s(kWBytes)},
+           {"measured_dram_read_bytes", u(r[2].dram_read_bytes)},
+           {"measured_l2_bytes", u(r[2].l2_read_bytes + r[2].l2_write_bytes)},
+           {"k1_dram_write_bytes", u(r[0].dram_write_bytes)},
+           {"k2_dram_write_bytes", u(r[1].dram_write_bytes)},
+           {"k1_cycles", s(r[0].cycles)},
+           {"k2_cycles", s(r[1].cycles)}}};
 }
 
 }  // namespace asyncsim::cli::micro_detail

@@ -91,6 +91,13 @@ struct BarrierParams {
 
 // How a line's set within its slice is chosen: a hash of the line (sets filled at random), or
 // the line index divided by the slice count (a contiguous range fills the sets evenly).
+// Victim choice within a set: least recently used, or re-reference interval prediction (RRIP,
+// Jaleel et al., ISCA 2010): each line holds a prediction of how soon it is used again; a hit
+// makes it 0, a new line starts at its kind's insertion value, the victim is a line with the
+// highest value (the least recently used of them), and when none is at levels-1 the whole set
+// ages until one is.
+enum class L2Replacement { kLru, kRrip };
+
 enum class L2SetIndex { kHashed, kLinear };
 
 struct MemParams {
@@ -113,6 +120,11 @@ struct MemParams {
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
   bool l2_remote_copy_writes = false;  // far-partition writes leave a (clean) near copy too
+  L2Replacement l2_replacement = L2Replacement::kLru;
+  int l2_rrip_levels = 4;        // re-reference prediction values 0 (near) .. levels-1 (distant)
+  int l2_rrip_read_insert = 2;   // value a line filled by a read (or its near copy) starts at
+  int l2_rrip_write_insert = 2;  // value a line allocated by a write (or its near copy) starts at
+  int l2_rrip_hit_level = 0;     // value a hit lowers a line's prediction to
   L2SetIndex l2_set_index = L2SetIndex::kHashed;
   double l2_clean_first_probability = 0;  // share of evictions that take a line read once
   int l2_clean_first_ways = 0;            // ... among this many least recently used ways of the set

@@ -143,6 +143,14 @@ static void check_consistency(const GpuConfig& c, const std::string& where) {
   if (c.mem.l2_slices % 2 != 0) {
     throw_input_error(where, "l2.slices must be even (two partitions)");
   }
+  if (c.mem.l2_rrip_read_insert >= c.mem.l2_rrip_levels ||
+      c.mem.l2_rrip_write_insert >= c.mem.l2_rrip_levels ||
+      c.mem.l2_rrip_hit_level >= c.mem.l2_rrip_levels) {
+    throw_input_error(where,
+                      "l2.rrip_read_insert, l2.rrip_write_insert and l2.rrip_hit_level "
+                      "must be below l2.rrip_levels ({})",
+                      c.mem.l2_rrip_levels);
+  }
   if (c.sm.count % c.sm.gpcs != 0 && c.sm.count < c.sm.gpcs) {
     throw_input_error(where, "sm.count must be at least sm.gpcs");
   }

@@ -351,6 +351,29 @@ std::vector<ParamSpec> build_specs() {
                          "a write from the far partition leaves a clean copy in the near one too "
                          "(with l2.remote_copy)",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_writes; }));
+  s.push_back(enum_param<L2Replacement>(
+      "l2.replacement",
+      "victim choice within a set: least recently used, or re-reference interval prediction "
+      "(hits predict near re-use; new lines start at l2.rrip_read_insert / "
+      "l2.rrip_write_insert)",
+      [](GpuConfig& c) -> L2Replacement& { return c.mem.l2_replacement; },
+      {{"lru", L2Replacement::kLru}, {"rrip", L2Replacement::kRrip}}));
+  s.push_back(int_param(
+      "l2.rrip_levels", "levels", "re-reference prediction values per line (l2.replacement=rrip)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_rrip_levels; }, 2, 256));
+  s.push_back(int_param(
+      "l2.rrip_read_insert", "level",
+      "prediction a line filled by a read, or its near copy, starts at (0 = re-used soon)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_rrip_read_insert; }, 0, 255));
+  s.push_back(int_param(
+      "l2.rrip_write_insert", "level",
+      "prediction a line allocated by a write, or its near copy, starts at (0 = re-used soon)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_rrip_write_insert; }, 0, 255));
+  s.push_back(int_param(
+      "l2.rrip_hit_level", "level",
+      "prediction a hit lowers a line's to (0: a re-used line outlives every line not re-used; "
+      "l2.rrip_read_insert: hits only refresh recency)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_rrip_hit_level; }, 0, 255));
   s.push_back(enum_param<L2SetIndex>(
       "l2.set_index",
       "set of a line within its slice: a hash of the line, or the line index "

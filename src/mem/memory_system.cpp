@@ -37,6 +37,13 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_line_bytes(config.mem.line_bytes) {
   (void)sm_clock;
   m_linear_sets = config.mem.l2_set_index == L2SetIndex::kLinear;
+  m_rrip = config.mem.l2_replacement == L2Replacement::kRrip;
+  if (m_rrip) {
+    m_rrip_max = static_cast<uint8_t>(config.mem.l2_rrip_levels - 1);
+    m_read_insert = static_cast<uint8_t>(config.mem.l2_rrip_read_insert);
+    m_write_insert = static_cast<uint8_t>(config.mem.l2_rrip_write_insert);
+    m_hit_level = static_cast<uint8_t>(config.mem.l2_rrip_hit_level);
+  }
   const double q = config.mem.l2_clean_first_probability;
   m_clean_first_threshold =
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
@@ -180,10 +187,40 @@ MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) 
   return nullptr;
 }
 
-MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Time t) {
+MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Time t,
+                                          uint8_t insert) {
   const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) *
                       static_cast<size_t>(m_ways);
+  const size_t end = base + static_cast<size_t>(m_ways);
   size_t victim = base;
+  if (m_rrip) {
+    // An empty way, else the most distant prediction (the least recently used among equals);
+    // the set then ages by what the victim lacked of the most distant value, so the next
+    // eviction finds one there when the prediction of no line improved meanwhile.
+    uint8_t distant = 0;
+    uint32_t oldest = UINT32_MAX;
+    bool full = true;
+    for (size_t w = base; w < end; ++w) {
+      if (m_tags[w] == UINT64_MAX) {
+        victim = w;
+        full = false;
+        break;
+      }
+      const Way& way = m_ways_storage[w];
+      if (way.rrpv > distant || (way.rrpv == distant && way.lru < oldest)) {
+        distant = way.rrpv;
+        oldest = way.lru;
+        victim = w;
+      }
+    }
+    if (full && distant < m_rrip_max) {
+      const auto age = static_cast<uint8_t>(m_rrip_max - distant);
+      for (size_t w = base; w < end; ++w) {
+        m_ways_storage[w].rrpv = static_cast<uint8_t>(m_ways_storage[w].rrpv + age);
+      }
+    }
+    return install(victim, line, t, insert);
+  }
   size_t clean = SIZE_MAX;  // the least recently used way read only once (clean-first on)
   bool full = true;
   const bool clean_first = m_clean_first_threshold != 0;
@@ -219,11 +256,16 @@ MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Tim
       victim = clean;
     }
   }
+  return install(victim, line, t, insert);
+}
+
+MemorySystem::Way& MemorySystem::install(size_t victim, uint64_t line, Time t, uint8_t insert) {
   if (m_tags[victim] != UINT64_MAX && m_ways_storage[victim].dirty) {
     dram_write(m_tags[victim], m_ways_storage[victim].dirty, t);
   }
   m_tags[victim] = line;
   m_ways_storage[victim] = Way{};
+  m_ways_storage[victim].rrpv = insert;
   return m_ways_storage[victim];
 }
 
@@ -339,11 +381,14 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   int set = 0;
   Way* way = lookup(slice, line, set);
   if (!way) {
-    way = &allocate(slice, set, line, start);
+    way = &allocate(slice, set, line, start, m_read_insert);
   }
   way->lru = ++m_lru_clock[slice];
   const auto missing = static_cast<uint8_t>(sectors & ~way->valid);
-  way->reused |= (sectors & way->valid) != 0 ? 1 : 0;
+  if ((sectors & way->valid) != 0) {
+    way->reused = 1;
+    way->rrpv = std::min(way->rrpv, m_hit_level);
+  }
   m_served_way = index_of(way);
   if (missing == 0) {
     ss.read_hits += static_cast<uint64_t>(nsect);
@@ -376,7 +421,7 @@ bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, T
     return false;
   }
   const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
-  way->lru = ++m_lru_clock[proxy];
+  touch(*way, proxy);
   way->reused = 1;
   m_served_way = index_of(way);
   ++m_slice_stats[proxy].copy_hits;
@@ -393,12 +438,14 @@ void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time n
   }
   int set = 0;
   Way* way = lookup(proxy, line, set);
+  const uint8_t insert = reused ? m_write_insert : m_read_insert;
   if (!way) {
-    way = &allocate(proxy, set, line, now);  // a dirty victim's write-back starts now
+    way = &allocate(proxy, set, line, now, insert);  // a dirty victim's write-back starts now
     ++m_slice_stats[proxy].copy_inserts;
   }
   way->valid |= sectors;
   way->reused |= reused ? 1 : 0;
+  way->rrpv = std::min(way->rrpv, insert);
   way->lru = ++m_lru_clock[proxy];
   way->fill_time = std::max(way->fill_time, ready);
 }
@@ -418,6 +465,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       // The merged read is a second reference to the line in L2 (for the replacement policy).
       if (m_tags[merge_slot->way] == req.line) {
         m_ways_storage[merge_slot->way].reused = 1;
+        Way& merged = m_ways_storage[merge_slot->way];
+        merged.rrpv = std::min(merged.rrpv, m_hit_level);
       }
       return merge_slot->ready;
     }
@@ -448,11 +497,12 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     int set = 0;
     Way* way = lookup(slice, req.line, set);
     if (!way) {
-      way = &allocate(slice, set, req.line, start);
+      way = &allocate(slice, set, req.line, start, m_write_insert);
     }
     way->valid |= req.sectors;
     way->dirty |= req.sectors;
     way->reused = 1;
+    way->rrpv = std::min(way->rrpv, m_write_insert);
     way->lru = ++m_lru_clock[slice];
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, start, true);

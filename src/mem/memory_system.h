@@ -110,6 +110,7 @@ class MemorySystem {
     // Written, a near copy of a written line, or read again after its fill: not a victim of
     // the clean-first preference (l2.clean_first_probability), which takes lines read once.
     uint8_t reused = 0;
+    uint8_t rrpv = 0;  // re-reference prediction (l2.replacement=rrip): 0 = soon
   };
   size_t index_of(const Way* way) const { return static_cast<size_t>(way - m_ways_storage.data()); }
   void build_ipoly_tables();
@@ -147,7 +148,16 @@ class MemorySystem {
     Time ready = 0;
     size_t way = 0;  // the way that served the read: a merged read re-references it
   };
-  Way& allocate(int slice, int set, uint64_t line, Time t);
+  // Makes room for `line` in `set` of `slice` (writing back a dirty victim at t) and returns its
+  // empty way; under RRIP the new line starts at prediction `insert`.
+  Way& allocate(int slice, int set, uint64_t line, Time t, uint8_t insert);
+  Way& install(size_t victim, uint64_t line, Time t, uint8_t insert);
+  // A re-reference of `way` (a hit, a merged read): most recently used, and under RRIP
+  // predicted at l2.rrip_hit_level (0: re-used soon).
+  void touch(Way& way, int slice) {
+    way.lru = ++m_lru_clock[static_cast<size_t>(slice)];
+    way.rrpv = std::min(way.rrpv, m_hit_level);
+  }
   // DRAM read of the sectors in `mask` of `line` arriving at the controller at t: returns when
   // the data is back in L2. Writes are posted (bandwidth only).
   Time dram_read(uint64_t line, uint8_t mask, Time t);
@@ -176,6 +186,11 @@ class MemorySystem {
   int m_sectors_per_line;
   int m_line_bytes;
   bool m_linear_sets = false;
+  bool m_rrip = false;
+  uint8_t m_rrip_max = 3;     // l2.rrip_levels - 1: distant
+  uint8_t m_read_insert = 0;  // RRIP insertion values (0 under LRU, where they are unused)
+  uint8_t m_write_insert = 0;
+  uint8_t m_hit_level = 0;
   uint64_t m_clean_first_threshold = 0;  // clean-first when hash(evictions) < this (of 2^64)
   uint64_t m_evictions = 0;
   Time m_half_hit;  // one-way SM <-> near slice

@@ -166,4 +166,22 @@ TEST(Micro, L2ReuseStreamKeepsASmallSetAndLosesItToLargeChunks) {
   EXPECT_NE(bad.out.find("no point"), std::string::npos) << bad.out;
 }
 
+// l2_tma_write_retain: the H200 writes W with st.global (lsu) or TMA stores (tma); the model's
+// touch kernels store by TMA for both, so the two rows simulate alike.
+TEST(Micro, L2TmaWriteRetainSimulatesBothStorePathsAlike) {
+  const Outcome o = run("micro l2_tma_write_retain --compare " + kData +
+                        "micro_l2_tma_write_retain.csv --where kind=w_retain --where sr_mib=24 "
+                        "--jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 3u) << o.out;
+  // columns: kind, how, sr_mib, measured, simulated, error_pct, within
+  std::map<std::string, std::string> sim;
+  for (const auto& f : r) {
+    sim[f[1]] = f[4];
+  }
+  EXPECT_EQ(sim["lsu"], sim["tma"]) << o.out;
+  EXPECT_GT(std::stod(sim["read"]), 0.1 * 16777216) << o.out;  // a 24 MiB stream evicts some
+}
+
 }  // namespace

@@ -69,6 +69,12 @@ TEST(Config, BadValuesAreRejectedWithTheirRange) {
   EXPECT_THROW(load_gpu_config("h200", {"tma.dedup=maybe"}), InputError);
   EXPECT_THROW(load_gpu_config("h200", {"sm.clock_mhz=fast"}), InputError);
   EXPECT_THROW(load_gpu_config("h200", {"novalue"}), InputError);
+  // RRIP levels: insertion and hit values must be below the level count.
+  EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_levels=4", "l2.rrip_read_insert=4"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_levels=2", "l2.rrip_write_insert=2"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_hit_level=9"}), InputError);
+  EXPECT_NO_THROW(load_gpu_config("h200", {"l2.replacement=rrip", "l2.rrip_levels=8",
+                                           "l2.rrip_read_insert=6", "l2.rrip_hit_level=7"}));
 }
 
 TEST(Config, OverrideIsAppliedAndRecorded) {
