@@ -155,12 +155,12 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
 Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
   const auto cap = static_cast<uint32_t>(m_inflight.size());
   while (m_inflight_count > 0 && m_inflight[m_inflight_head] <= at) {
-    m_inflight_head = (m_inflight_head + 1) % cap;
+    m_inflight_head = m_inflight_head + 1 == cap ? 0 : m_inflight_head + 1;
     --m_inflight_count;
   }
   if (m_inflight_count == cap) {
     at = std::max(at, m_inflight[m_inflight_head]);
-    m_inflight_head = (m_inflight_head + 1) % cap;
+    m_inflight_head = m_inflight_head + 1 == cap ? 0 : m_inflight_head + 1;
     --m_inflight_count;
   }
   const int nsect = std::popcount(r.sectors);
@@ -175,7 +175,8 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
   ++m_stats.requests;
   ++m_stats.responses;
   m_stats.request_latency_ps += done - at;
-  m_inflight[(m_inflight_head + m_inflight_count) % cap] = done;
+  const uint32_t tail = m_inflight_head + m_inflight_count;  // < 2 cap
+  m_inflight[tail >= cap ? tail - cap : tail] = done;
   ++m_inflight_count;
   return done;
 }
@@ -245,10 +246,9 @@ void TmaEngine::generate(Time t) {
     ++m_next_request;
     // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles,
     // plus tma.unaligned_row_cycles on a row not sector-aligned (micro_tma_align.csv).
-    const Time cost =
-        x.store ? m_store_sector_ps * std::popcount(r.sectors)
-                : std::max(m_sector_ps * std::popcount(r.sectors), m_request_ps) +
-                      (r.unaligned ? m_unaligned_ps : 0);
+    const Time cost = x.store ? m_store_sector_ps * std::popcount(r.sectors)
+                              : std::max(m_sector_ps * std::popcount(r.sectors), m_request_ps) +
+                                    (r.unaligned ? m_unaligned_ps : 0);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;
     m_stats.generator_busy_ps += cost;

@@ -83,6 +83,7 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_pc_groups = m_num_pcs / m_slots;
   m_group_pow2_bits = std::countr_zero(static_cast<unsigned>(m_pc_groups));
   m_group_odd = m_pc_groups >> m_group_pow2_bits;
+  m_odd_div = FastDiv(static_cast<uint64_t>(m_group_odd));
   m_group_pow2_mask = (uint64_t{1} << m_group_pow2_bits) - 1;
   m_group_fold_bits = std::max(m_slot_bits + 1, m_group_pow2_bits);
   m_row_shift = m_window_shift + m_column_bits + m_bank_bits;
@@ -102,6 +103,7 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_wtr_l = ns_to_ps(p.t_wtr_l_ns);
   m_rtw = ns_to_ps(p.t_rtw_ns);
   m_refi = ns_to_ps(p.t_refi_ns);
+  m_refi_div = FastDiv(static_cast<uint64_t>(std::max<Time>(m_refi, 1)));
   m_rfc = ns_to_ps(p.t_rfc_ns);
   m_rfcpb = ns_to_ps(p.t_rfcpb_ns);
   m_ctrl = ns_to_ps(p.ctrl_latency_ns);
@@ -155,12 +157,12 @@ HbmAddress HbmSystem::decode(uint64_t addr) const {
   // Its odd residue comes from a mix of the bits (a stride of `odd` windows would otherwise
   // keep one residue).
   const uint64_t upper = m_params.hash_upper ? addr >> m_window_shift : row;
-  const uint64_t quotient = upper / odd;
+  const uint64_t quotient = m_odd_div.div(upper);
   const uint64_t slot =
       ((addr >> m_interleave_shift) ^ xor_fold(quotient, m_slot_bits)) & slot_mask;
   const uint64_t group_pow2 = xor_fold(quotient, m_group_fold_bits) & m_group_pow2_mask;
   const uint64_t residue_source = m_params.hash_upper ? upper ^ (upper >> 7) ^ (upper >> 17) : row;
-  const uint64_t group = group_pow2 * odd + residue_source % odd;
+  const uint64_t group = group_pow2 * odd + m_odd_div.mod(residue_source);
   const uint64_t bank =
       ((addr >> (m_window_shift + m_column_bits)) ^ xor_fold(row, m_bank_bits)) & bank_mask;
   HbmAddress a;
@@ -229,7 +231,7 @@ void HbmSystem::apply_refresh(int pc, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(pc)];
   // Refreshes are staggered over the pseudo-channels.
   const Time offset = m_refi * pc / m_num_pcs;
-  const int64_t epoch = (t + offset) / m_refi;
+  const auto epoch = static_cast<int64_t>(m_refi_div.div(static_cast<uint64_t>(t + offset)));
   if (epoch <= p.refresh_epoch) {
     return;
   }
@@ -256,7 +258,7 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
     return;
   }
   const Time offset = bank.refresh_offset;
-  const int64_t epoch = (t + offset) / m_refi;
+  const auto epoch = static_cast<int64_t>(m_refi_div.div(static_cast<uint64_t>(t + offset)));
   ++m_stats.refreshes;
   bank.refresh_epoch = epoch;
   bank.next_refresh = (epoch + 1) * m_refi - offset;

@@ -12,9 +12,11 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "util/fast_div.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -102,6 +104,15 @@ class HbmSystem {
   explicit HbmSystem(const HbmParams& params);
 
   Time access(uint64_t addr, int bytes, bool write, Time t);
+  // A hint with no effect on any result: starts loading the state an access to `addr` reads
+  // (its bank, bank group, SID and pseudo-channel) into the host's caches.
+  void prefetch(uint64_t addr) const {
+    const HbmAddress a = decode(addr);
+    const Bank* bank = &m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)];
+    __builtin_prefetch(bank);
+    __builtin_prefetch(reinterpret_cast<const char*>(bank + 1) - 1);
+    __builtin_prefetch(&m_pcs[static_cast<size_t>(a.pc)]);
+  }
   // Drains every queued write at time t or later; returns when every write accepted so far
   // has reached the array.
   Time flush(Time t);
@@ -171,6 +182,8 @@ class HbmSystem {
   int m_pc_groups;        // num_pcs / slots
   int m_group_pow2_bits;  // m_pc_groups = 2^bits * m_group_odd
   int m_group_odd;
+  FastDiv m_odd_div;      // by m_group_odd
+  FastDiv m_refi_div;     // by tREFI (ps)
   int m_group_fold_bits;  // fold width for the power-of-two part of the group
   uint64_t m_group_pow2_mask;
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;

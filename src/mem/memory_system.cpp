@@ -64,6 +64,11 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_mshr_head.assign(m_num_slices, 0);
   m_mshr_count.assign(m_num_slices, 0);
   m_slice_stats.resize(m_num_slices);
+  // Where each SM sits (divisions by the GPC count, once rather than on every request).
+  for (int sm = 0; sm < config.sm.count; ++sm) {
+    m_sm_partition.push_back(static_cast<uint8_t>(place_partition(sm)));
+    m_sm_coalescer.push_back(static_cast<uint16_t>(place_coalescer(sm)));
+  }
   build_ipoly_tables();
   if (config.mem.dram_bank_model) {
     HbmParams hp = config.mem.hbm;
@@ -157,11 +162,19 @@ int MemorySystem::slice_of(uint64_t line) const {
 // SMs pair up into TPCs (2t, 2t+1); TPC t sits in GPC t mod sm.gpcs. Each GPC sits next to one
 // L2 partition: those of l2.partition1_gpcs next to partition 1 (0: the upper half of the GPCs).
 int MemorySystem::coalescer_of_sm(int sm) const {
+  return m_sm_coalescer[static_cast<size_t>(sm)];
+}
+
+int MemorySystem::partition_of_sm(int sm) const {
+  return m_sm_partition[static_cast<size_t>(sm)];
+}
+
+int MemorySystem::place_coalescer(int sm) const {
   return m_config.mem.l2_coalescer_scope == CoalescerScope::kGpc ? (sm / 2) % m_config.sm.gpcs
                                                                  : sm / 2;
 }
 
-int MemorySystem::partition_of_sm(int sm) const {
+int MemorySystem::place_partition(int sm) const {
   const int gpc = (sm / 2) % m_config.sm.gpcs;
   const int mask = m_config.mem.l2_partition1_gpcs;
   if (mask == 0) {
@@ -355,7 +368,7 @@ Time MemorySystem::wait_for_mshr(int slice, Time t) {
   uint32_t& count = m_mshr_count[slice];
   // Retire fills that completed by t.
   while (count > 0 && ring[head] <= t) {
-    head = (head + 1) % cap;
+    head = head + 1 == cap ? 0 : head + 1;
     --count;
   }
   if (count < cap) {
@@ -363,7 +376,7 @@ Time MemorySystem::wait_for_mshr(int slice, Time t) {
   }
   ++m_slice_stats[slice].mshr_stalls;
   const Time freed = ring[head];
-  head = (head + 1) % cap;
+  head = head + 1 == cap ? 0 : head + 1;
   --count;
   return std::max(t, freed);
 }
@@ -404,8 +417,8 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   const Time issue = wait_for_mshr(slice, start);
   const Time fill = dram_read(line, missing, issue);
   const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
-  m_mshr_ring[static_cast<size_t>(slice) * cap + (m_mshr_head[slice] + m_mshr_count[slice]) % cap] =
-      fill;
+  const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
+  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = fill;
   ++m_mshr_count[slice];
   way->valid |= missing;
   way->fill_time = std::max(way->fill_time, fill);
@@ -477,6 +490,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   prefetch_set(slice, line_set);
   prefetch_set(proxy, line_set);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
+  if (m_hbm && !req.write) {
+    // Should this read miss, its DRAM bank's state is the next host miss in line: start it now.
+    m_hbm->prefetch(req.line * static_cast<uint64_t>(m_line_bytes));
+  }
   m_slice_stats[slice].far_accesses += far ? 1 : 0;
   const Time near_way = m_half_hit;
   const Time one_way = m_half_hit + (far ? m_half_far : 0);

@@ -228,6 +228,10 @@ class MemorySystem {
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
+  std::vector<uint8_t> m_sm_partition;   // partition_of_sm, per SM
+  std::vector<uint16_t> m_sm_coalescer;  // coalescer_of_sm, per SM
+  int place_partition(int sm) const;     // what the two tables hold
+  int place_coalescer(int sm) const;
   Region& region_of(uint64_t line);
   std::vector<Region> m_regions;
   Time m_bin_ps = 0;
