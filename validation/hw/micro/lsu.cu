@@ -73,7 +73,7 @@ __global__ void stream_kernel(int4* __restrict__ p, size_t nvec, int passes, int
 #pragma unroll
         for (int u = 0; u < U; ++u) v[u] = ldcg(p + i + u * stride);
 #pragma unroll
-        for (int u = 0; u < U; ++u) acc ^= v[u].x ^ v[u].w;
+        for (int u = 0; u < U; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;  // all four: a 128-bit load
       }
       // The next addresses depend on the data just loaded: no more than U loads in flight.
       i += U * stride + (acc == 0x7fffffff ? 1 : 0);
