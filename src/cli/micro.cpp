@@ -15,6 +15,15 @@ using micro_detail::issue_points;
 using micro_detail::issue_simulate;
 using micro_detail::latency_points;
 using micro_detail::latency_simulate;
+using micro_detail::lsu_chip_points;
+using micro_detail::lsu_chip_simulate;
+using micro_detail::lsu_columns;
+using micro_detail::lsu_latency_points;
+using micro_detail::lsu_latency_simulate;
+using micro_detail::lsu_sm_points;
+using micro_detail::lsu_sm_simulate;
+using micro_detail::lsu_vector_add_points;
+using micro_detail::lsu_vector_add_simulate;
 using micro_detail::mem_points;
 using micro_detail::mem_simulate;
 using micro_detail::reuse_stream_points;
@@ -72,11 +81,70 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        bw_points,
        bw_simulate},
+      {"lsu_latency",
+       "1 warpgroup: 4096 dependent 4-byte LD_GLOBAL over the buffer's lines in a scattered "
+       "order ((k * 1000003 + 1) mod lines; lsu.cu draws a random permutation), a sample from "
+       "one load's issue to the next's, first 8 dropped; src=l2 after a full-chip read of the "
+       "buffer, src=dram from a cold L2 (lsu.cu: after a 512 MiB flush)",
+       lsu_columns(),
+       {"table", "op", "src", "buffer_bytes"},
+       "lat_median",
+       lsu_latency_points,
+       lsu_latency_simulate,
+       {},
+       nullptr,
+       {},
+       {{"table", "latency"}}},
+      {"lsu_sm",
+       "1 CTA of T threads (T/128 warpgroups) on one SM, lsu.cu's stream_kernel<U> loop as its "
+       "SASS issues it (int4 loads: U=4 issues 3, waits for the oldest, issues the 4th; U=8 "
+       "likewise in steps), the loop's other instructions as issue slots; src=l2: 4 MiB read "
+       "(written) 4 times after a full-chip read; src=dram: 64 MiB once from a cold L2; bytes "
+       "per SM cycle of the kernel",
+       lsu_columns(),
+       {"table", "op", "src", "threads", "unroll"},
+       "bytes_per_sm_cycle",
+       lsu_sm_points,
+       lsu_sm_simulate,
+       {},
+       nullptr,
+       {},
+       {{"table", "sm"}}},
+      {"lsu_chip",
+       "every SM x C CTAs x 256 threads, lsu.cu's stream_kernel<U> as its SASS issues it; "
+       "src=l2: 32 MiB read (written) repeatedly after a full-chip read (passes up to "
+       "--max-bytes, at least 2; the hardware 64); src=dram: 4 GiB read (2 GiB written) once, "
+       "up to --max-bytes, from a cold L2; GB/s = bytes / simulated kernel time",
+       lsu_columns(),
+       {"table", "op", "src", "ctas_per_sm", "unroll"},
+       "median_gbps",
+       lsu_chip_points,
+       lsu_chip_simulate,
+       {},
+       nullptr,
+       {},
+       {{"table", "chip"}}},
+      {"lsu_vector_add",
+       "c[i] = a[i] + b[i] over N fp32, C CTAs x 256 threads (2 warpgroups) in a grid-stride "
+       "loop: per iteration two 2 KB LD_GLOBAL, LD_WAIT 0, COMPUTE fp32=512 inst=12, one "
+       "ST_GLOBAL (the SASS of lsu_vec.cu's vector_add); time of one launch, launch cost "
+       "included; GB/s counts 12 B per element. Not used to fit anything",
+       {"table", "warps", "buffer_bytes", "elements", "ctas", "threads", "samples", "lat_p10",
+        "lat_median", "lat_p90", "median_us", "median_gbps", "sm_mhz"},
+       {"table", "elements", "ctas"},
+       "median_us",
+       lsu_vector_add_points,
+       lsu_vector_add_simulate,
+       {},
+       nullptr,
+       {},
+       {{"table", "vector_add"}}},
       {"mem_bw",
-       "all SMs x 8 CTAs of 1 warpgroup streaming 4 KB bulk copies through 4 slots each (the "
-       "simulator has no ld.global path: same bytes and 128 KiB in flight per SM); dram_read "
-       "reads the buffer once, dram_copy_rw stores each unit 2 GiB up (read + write counted), "
-       "l2_read repeats the buffer after a warm-up pass",
+       "all SMs x 8 CTAs x 256 threads (2 warpgroups), mem_bw.cu's grid-stride loops of int4 "
+       "LD_GLOBAL / ST_GLOBAL in the order its SASS issues them (read: 2 loads, then one more "
+       "after each consumed; copy: 2 loads, wait, 2 stores; remainder loops one element at a "
+       "time); dram_read reads the buffer once (up to --max-bytes), dram_copy_rw copies it to "
+       "another buffer (read + write counted), l2_read repeats it after a warm-up pass",
        {"test", "buffer_bytes", "bytes_per_launch", "launches", "median_us", "best_us",
         "median_gbps", "best_gbps", "sm_mhz_in_kernel"},
        {"test", "buffer_bytes"},

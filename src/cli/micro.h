@@ -37,6 +37,9 @@ struct MicroBench {
   // Non-empty: a point's error is (simulated - measured) / this column, i.e. in percentage
   // points of it (for shares that are often near zero), instead of relative to the measured.
   std::string error_scale = {};
+  // Non-empty: the measured CSV holds several tables; only its rows with these values are this
+  // benchmark's points.
+  std::map<std::string, std::string> only = {};
 };
 
 const std::vector<MicroBench>& micro_benches();

@@ -162,6 +162,13 @@ int run_micro(const MicroCmd& o) {
   std::vector<MicroRow> measured;
   if (!o.compare.empty()) {
     for (const MeasuredRow& m : read_measured_csv(o.compare)) {
+      bool other_table = false;
+      for (const auto& [col, value] : b.only) {
+        other_table = other_table || !m.has(col) || m.get(col) != value;
+      }
+      if (other_table) {
+        continue;
+      }
       MicroRow key;
       for (const std::string& k : b.keys) {
         if (!m.has(k)) {

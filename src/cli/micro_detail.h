@@ -39,6 +39,37 @@ std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<Issu
 // kernel's grid-stride order.
 program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write = false);
 
+// A grid-stride thread loop of int4 loads / stores at warpgroup granularity (micro_lsu.cpp): the
+// grid's threads cover elements cta * threads + thread; a main-loop iteration handles `unroll`
+// elements `ctas * threads` apart in the order of `main` (L: the next element's LD_GLOBAL, S:
+// its ST_GLOBAL, wN: LD_WAIT N) plus `main_inst` other instructions; a remainder loop (`rest`,
+// one element per iteration) takes the elements the main loop leaves; `passes` times over.
+struct LsuStream {
+  int64_t ctas = 1;
+  int threads = 256;        // per CTA, a multiple of 128
+  int64_t base = 0;         // byte address of element 0
+  int64_t store_base = -1;  // where S writes element i (>= 0: a copy), else base
+  int64_t nvec = 0;         // int4 elements
+  int64_t passes = 1;
+  int unroll = 1;
+  std::string main = "Lw0";
+  int main_inst = 0;
+  std::string rest;  // empty: no remainder loop
+  int rest_inst = 0;
+};
+program::Kernel lsu_stream_kernel(const LsuStream& st, const std::string& name);
+double lsu_stream_us(const GpuConfig& config, const LsuStream& st,
+                     const std::vector<const program::Kernel*>& before);
+const std::vector<std::string>& lsu_columns();
+std::vector<MicroRow> lsu_latency_points();
+MicroRow lsu_latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> lsu_sm_points();
+MicroRow lsu_sm_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> lsu_chip_points();
+MicroRow lsu_chip_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> lsu_vector_add_points();
+MicroRow lsu_vector_add_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+
 // Single-CTA latency benchmarks (micro_latency.cpp).
 std::vector<MicroRow> latency_points();
 MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);

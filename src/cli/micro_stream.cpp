@@ -222,9 +222,12 @@ MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions
 }
 
 // ---------------------------------------------------------------------------------------------
-// mem_bw: the hardware streams with ld.global.cg / st.cs from 8 CTAs x 256 threads per SM; the
-// simulator has no per-thread load path, so each CTA streams the same bytes with bulk copies of
-// 4 KB through a ring of 4 slots (128 KiB in flight per SM, where tma_bw saturates).
+// mem_bw: the hardware streams with ld.global.cg / st.cs from 8 CTAs x 256 threads per SM;
+// simulated with the same thread loops through the load/store unit (LD_GLOBAL / ST_GLOBAL), in
+// the order mem_bw.cu's SASS issues them (sm_90a, nvcc 13.0; validation/data/h200/
+// micro_mem_bw_sass.txt): read_kernel's main loop issues 2 loads, consumes the oldest before
+// each further load (4 per iteration, 32 instructions), its remainder loop one load at a time
+// (10 instructions); copy_kernel loads 2, waits, stores 2 (23 instructions), remainder 1 + 1.
 
 std::vector<MicroRow> mem_points() {
   std::vector<MicroRow> out = {{{"test", "dram_read"}, {"buffer_bytes", s(4096 * kMiB)}},
@@ -239,34 +242,48 @@ MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOption
   const std::string& test = key_str(key, "test");
   const int64_t buffer = key_int(key, "buffer_bytes");
   const auto cap = static_cast<int64_t>(o.max_bytes);
-  Stream st;
-  st.kind = CopyKind::kBulk;
-  st.bytes = 4096;
-  st.slots = 4;
-  st.ctas_per_sm = 8;
+  LsuStream st;
+  st.ctas = int64_t{c.sm.count} * 8;
+  st.threads = 256;
+  st.unroll = 4;
+  st.main = "LLw1Lw1Lw1w0";
+  st.main_inst = 28;
+  st.rest = "Lw0";
+  st.rest_inst = 9;
+  int64_t bytes = buffer;
   int64_t moved = 0;
   bool warm = false;
   if (test == "dram_read") {
-    st.buffer = cap > 0 ? std::min(buffer, cap) : buffer;
-    moved = st.buffer;
+    bytes = cap > 0 ? std::min(buffer, cap) : buffer;
+    moved = bytes;
   } else if (test == "dram_copy_rw") {
-    st.buffer = cap > 0 ? std::min(buffer, cap / 2) : buffer;
-    st.store_offset = 2048 * kMiB;  // the destination buffer
-    moved = 2 * st.buffer;
+    bytes = cap > 0 ? std::min(buffer, cap / 2) : buffer;
+    st.unroll = 2;
+    st.main = "LLw0SS";
+    st.main_inst = 19;
+    st.rest = "Lw0S";
+    st.rest_inst = 11;
+    st.store_base = 8192 * kMiB;  // the destination buffer
+    moved = 2 * bytes;
   } else if (test == "l2_read") {
-    st.buffer = buffer;
+    // mem_bw.cu: passes = 8 GiB / buffer inside one launch, after a warm-up launch.
     const int64_t want = cap > 0 ? std::min(cap, 8192 * kMiB) : 8192 * kMiB;
     st.passes = std::max<int64_t>(2, want / buffer);
-    moved = st.buffer * st.passes;
+    moved = bytes * st.passes;
     warm = true;
   } else {
     throw_input_error("micro mem_bw", "test: expected dram_read, dram_copy_rw or l2_read, got '{}'",
                       test);
   }
-  if (st.buffer % (st.bytes * c.sm.count) != 0 && test != "l2_read") {
-    st.buffer -= st.buffer % st.bytes;
+  st.nvec = bytes / 16;
+  LsuStream w = st;
+  w.passes = 1;
+  const program::Kernel warmup = lsu_stream_kernel(w, "warmup");
+  std::vector<const program::Kernel*> before;
+  if (warm) {
+    before.push_back(&warmup);
   }
-  const double us = stream_us(c, st, warm);
+  const double us = lsu_stream_us(c, st, before);
   const double gbps = static_cast<double>(moved) / us * 1e-3;
   return {{"test", test},
           {"buffer_bytes", s(buffer)},

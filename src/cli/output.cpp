@@ -71,6 +71,10 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
   std::printf("  tensor cores active  %.1f %%\n", 100 * r.tensor_active_fraction);
   std::printf("  TMA generators busy  %.1f %%  (%s moved)\n", 100 * r.tma_utilization,
               human_bytes(static_cast<double>(r.tma_bytes)).c_str());
+  if (r.lsu_bytes > 0) {
+    std::printf("  load/store unit      %s moved (LD_GLOBAL / ST_GLOBAL)\n",
+                human_bytes(static_cast<double>(r.lsu_bytes)).c_str());
+  }
   std::printf("  DRAM                 read %s, write %s, %.1f %% of %.0f GB/s\n",
               human_bytes(static_cast<double>(r.dram_read_bytes)).c_str(),
               human_bytes(static_cast<double>(r.dram_write_bytes)).c_str(),
@@ -135,6 +139,8 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
     j["counters"] = r.counters;
     j["tma_requests"] = r.tma_requests;
     j["tma_responses"] = r.tma_responses;
+    j["lsu_requests"] = r.lsu_requests;
+    j["lsu_responses"] = r.lsu_responses;
     write_file(o.stats_file, j.dump(1) + "\n", "--stats");
     write_file(o.stats_file + ".config.yaml", resolved_config_yaml(config), "--stats");
   }

@@ -80,6 +80,17 @@ struct TmaParams {
   int completion_cycles = 0;  // complete_tx reaching the mbarrier after the last response
 };
 
+// The load/store unit's path to global memory (LD_GLOBAL / ST_GLOBAL, as ld.global.cg and
+// st.global; no L1 caching): one request generator per SM like the TMA's, fed by the warps'
+// coalesced accesses instead of copy descriptors.
+struct LsuParams {
+  int queue_depth = 0;         // LD_GLOBAL / ST_GLOBAL admitted per SM and not yet complete
+  int latency_cycles = 0;      // SM-side pipeline of a load before its requests leave
+  double bytes_per_cycle = 0;  // load request generation per SM
+  double store_bytes_per_cycle = 0;
+  int max_inflight_requests = 0;  // line requests outstanding per SM
+};
+
 struct BarrierParams {
   int try_wait_cycles = 0;
   int suspend_wait_cycles = 0;
@@ -165,6 +176,7 @@ struct GpuConfig {
   SmParams sm;
   TensorParams tensor;
   TmaParams tma;
+  LsuParams lsu;
   BarrierParams barrier;
   MemParams mem;
   AnalyticParams analytic;

@@ -264,6 +264,26 @@ std::vector<ParamSpec> build_specs() {
       "tma.completion_cycles", "SM cycles",
       "from the last response to complete_tx reaching the mbarrier",
       [](GpuConfig& c) -> int& { return c.tma.completion_cycles; }, 0, 100000));
+  // --- Load/store unit (LD_GLOBAL / ST_GLOBAL) ----------------------------------------------
+  s.push_back(int_param(
+      "lsu.queue_depth", "instructions",
+      "LD_GLOBAL / ST_GLOBAL warpgroup instructions admitted per SM and not yet complete; a "
+      "warpgroup that finds the unit full waits",
+      [](GpuConfig& c) -> int& { return c.lsu.queue_depth; }, 1, 4096));
+  s.push_back(int_param(
+      "lsu.latency_cycles", "SM cycles",
+      "SM-side pipeline of a global load (issue to its first request, response to register)",
+      [](GpuConfig& c) -> int& { return c.lsu.latency_cycles; }, 0, 100000));
+  s.push_back(float_param(
+      "lsu.bytes_per_cycle", "B/SM cycle", "load request generation rate per SM",
+      [](GpuConfig& c) -> double& { return c.lsu.bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "lsu.store_bytes_per_cycle", "B/SM cycle", "store request generation rate per SM",
+      [](GpuConfig& c) -> double& { return c.lsu.store_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(int_param(
+      "lsu.max_inflight_requests", "requests",
+      "line requests one SM's load/store unit may have outstanding",
+      [](GpuConfig& c) -> int& { return c.lsu.max_inflight_requests; }, 1, 1 << 20));
   // --- Barriers ------------------------------------------------------------------------------
   s.push_back(int_param(
       "barrier.try_wait_cycles", "SM cycles",

@@ -14,19 +14,33 @@ constexpr double kBatchCycles = 32.0;
 
 }  // namespace
 
-TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm)
+TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm, EngineKind kind)
     : m_ctx(ctx),
       m_sm(sm),
-      m_capacity(static_cast<uint32_t>(ctx.config.tma.queue_depth)),
+      m_kind(kind),
+      m_generate_event(kind == EngineKind::kTma ? EventKind::kTmaGenerate
+                                                : EventKind::kLsuGenerate),
+      m_done_event(kind == EngineKind::kTma ? EventKind::kTmaDone : EventKind::kLsuDone),
+      m_launch_cycles(kind == EngineKind::kTma ? ctx.config.tma.launch_cycles
+                                               : ctx.config.lsu.latency_cycles),
+      m_capacity(static_cast<uint32_t>(kind == EngineKind::kTma ? ctx.config.tma.queue_depth
+                                                                : ctx.config.lsu.queue_depth)),
       m_txns(m_capacity),
-      m_inflight(static_cast<size_t>(ctx.config.tma.max_inflight_requests)),
+      m_inflight(static_cast<size_t>(kind == EngineKind::kTma
+                                         ? ctx.config.tma.max_inflight_requests
+                                         : ctx.config.lsu.max_inflight_requests)),
       m_descriptor_cached(ctx.kernel.maps.size(), false) {
   m_fifo.reserve(m_capacity * 2);
-  m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.bytes_per_cycle);
-  m_store_sector_ps =
-      ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / ctx.config.tma.store_bytes_per_cycle);
-  m_request_ps = ctx.sm_clock.cycles(ctx.config.tma.request_cycles);
-  m_unaligned_ps = ctx.sm_clock.cycles(ctx.config.tma.unaligned_row_cycles);
+  const bool tma = kind == EngineKind::kTma;
+  const double load_rate = tma ? ctx.config.tma.bytes_per_cycle : ctx.config.lsu.bytes_per_cycle;
+  const double store_rate =
+      tma ? ctx.config.tma.store_bytes_per_cycle : ctx.config.lsu.store_bytes_per_cycle;
+  m_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / load_rate);
+  m_store_sector_ps = ctx.sm_clock.cycles(ctx.config.mem.sector_bytes / store_rate);
+  // The load/store unit's line requests cost their sectors only (the alignment costs were
+  // measured on TMA boxes).
+  m_request_ps = tma ? ctx.sm_clock.cycles(ctx.config.tma.request_cycles) : 0;
+  m_unaligned_ps = tma ? ctx.sm_clock.cycles(ctx.config.tma.unaligned_row_cycles) : 0;
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
   m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
 }
@@ -47,7 +61,7 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
     ++m_stats.descriptor_misses;
     setup = p.tensor_setup_cycles;
   }
-  x.ready = t + m_ctx.sm_clock.cycles(p.launch_cycles + setup);
+  x.ready = t + m_ctx.sm_clock.cycles(m_launch_cycles + setup);
   ++m_live;
   ++m_stats.transactions;
   if (m_fifo_head == m_fifo.size()) {
@@ -57,7 +71,7 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
   m_fifo.push_back(slot);
   if (m_current < 0 && !m_event_pending) {
     m_event_pending = true;
-    m_ctx.queue.push(std::max(x.ready, m_cursor), EventKind::kTmaGenerate, m_sm);
+    m_ctx.queue.push(std::max(x.ready, m_cursor), m_generate_event, m_sm);
   }
   return slot;
 }
@@ -90,8 +104,11 @@ void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
 void TmaEngine::build_requests(const TmaTransaction& txn) {
   m_requests.clear();
   if (!txn.tensor) {
-    add_segment(static_cast<int64_t>(txn.bulk_addr),
-                static_cast<int64_t>(txn.bulk_addr) + txn.tx_bytes, false);
+    const int64_t row_bytes = txn.tx_bytes / txn.rows;
+    for (int64_t r = 0; r < txn.rows; ++r) {
+      const int64_t begin = static_cast<int64_t>(txn.bulk_addr) + r * txn.row_stride;
+      add_segment(begin, begin + row_bytes, false);
+    }
   } else {
     const program::TensorMap& m = m_ctx.kernel.maps[txn.map];
     const int64_t esize = program::dtype_bytes(m.dtype);
@@ -199,16 +216,20 @@ void TmaEngine::finish_transaction(Time t) {
   (void)t;
   TmaTransaction& x = m_txns[m_current];
   x.gen_end = m_cursor;
-  x.done = std::max(x.done, x.gen_end) + m_ctx.sm_clock.cycles(m_ctx.config.tma.completion_cycles);
+  const bool tma = m_kind == EngineKind::kTma;
+  x.done = std::max(x.done, x.gen_end) +
+           (tma ? m_ctx.sm_clock.cycles(m_ctx.config.tma.completion_cycles) : 0);
   if (x.store) {
     m_stats.store_bytes += static_cast<uint64_t>(x.tx_bytes);
-    m_ctx.queue.push(x.gen_end, EventKind::kTmaDone, m_sm,
-                     static_cast<uint32_t>(m_current) | kStoreReadDone);
+    if (tma) {  // a bulk store's shared-memory source is free again (TMA_STORE_WAIT)
+      m_ctx.queue.push(x.gen_end, m_done_event, m_sm,
+                       static_cast<uint32_t>(m_current) | kStoreReadDone);
+    }
   } else {
     m_stats.load_bytes += static_cast<uint64_t>(x.tx_bytes);
   }
-  m_ctx.queue.push(x.done, EventKind::kTmaDone, m_sm, static_cast<uint32_t>(m_current));
-  if (m_ctx.timeline) {
+  m_ctx.queue.push(x.done, m_done_event, m_sm, static_cast<uint32_t>(m_current));
+  if (m_ctx.timeline && tma) {
     m_ctx.timeline->tma(m_sm, x.store, x.tensor ? m_ctx.kernel.maps[x.map].name : "bulk",
                         x.accepted, x.done);
   }
@@ -255,7 +276,7 @@ void TmaEngine::generate(Time t) {
   }
   if (m_current >= 0) {
     m_event_pending = true;
-    m_ctx.queue.push(std::max(m_cursor, t), EventKind::kTmaGenerate, m_sm);
+    m_ctx.queue.push(std::max(m_cursor, t), m_generate_event, m_sm);
   }
 }
 

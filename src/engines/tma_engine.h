@@ -4,6 +4,10 @@
 // to 5 dimensions at tma.bytes_per_cycle, emitting de-duplicated, out-of-bounds-clipped line
 // requests to memory, with at most tma.max_inflight_requests outstanding. A transaction is done
 // when its last response is back (FlashGPU-sim §III-A, Sim-FA §IV-C).
+// The same engine, built with EngineKind::kLsu and the lsu.* parameters, is the SM's load/store
+// unit path for LD_GLOBAL / ST_GLOBAL: its transactions are a warpgroup's coalesced rows, its
+// loads complete a warpgroup's pending-load count instead of an mbarrier, and its stores take
+// their data from registers (no shared-memory read to wait for).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +16,8 @@
 #include "sim/context.h"
 
 namespace asyncsim {
+
+enum class EngineKind : uint8_t { kTma, kLsu };
 
 struct TmaTransaction {
   bool store = false;
@@ -23,6 +29,8 @@ struct TmaTransaction {
   uint16_t map = 0;
   std::array<int64_t, program::kMaxTensorRank> coord{};
   uint64_t bulk_addr = 0;
+  int64_t rows = 1;  // non-tensor: rows of tx_bytes / rows bytes, row_stride apart
+  int64_t row_stride = 0;
   Time accepted = 0;
   Time ready = 0;    // earliest start of request generation
   Time gen_end = 0;  // last request emitted (shared memory read done, for stores)
@@ -46,7 +54,7 @@ struct TmaStats {
 
 class TmaEngine {
  public:
-  TmaEngine(SimContext& ctx, uint16_t sm);
+  TmaEngine(SimContext& ctx, uint16_t sm, EngineKind kind = EngineKind::kTma);
 
   bool full() const { return m_live >= m_capacity; }
   // Admits a transaction at time t; returns its slot. The caller checked full().
@@ -76,6 +84,10 @@ class TmaEngine {
 
   SimContext& m_ctx;
   uint16_t m_sm;
+  EngineKind m_kind;
+  EventKind m_generate_event;
+  EventKind m_done_event;
+  int m_launch_cycles;
   uint32_t m_capacity;
   std::vector<TmaTransaction> m_txns;
   std::vector<uint32_t> m_fifo;  // admitted, not yet generated, in order

@@ -215,6 +215,34 @@ void KernelBuilder::bulk_store(const std::string& addr, const std::string& bytes
   in.args[1] = n;
 }
 
+void KernelBuilder::ld_global(const std::string& addr, const std::string& bytes,
+                              const std::string& rows, const std::string& stride) {
+  lsu_op(Op::kLdGlobal, addr, bytes, rows, stride);
+}
+
+void KernelBuilder::st_global(const std::string& addr, const std::string& bytes,
+                              const std::string& rows, const std::string& stride) {
+  lsu_op(Op::kStGlobal, addr, bytes, rows, stride);
+}
+
+void KernelBuilder::lsu_op(Op op, const std::string& addr, const std::string& bytes,
+                           const std::string& rows, const std::string& stride) {
+  const ExprId a = expr(addr);
+  const ExprId n = expr(bytes);
+  const ExprId r = expr(rows);
+  const ExprId s = expr(stride);
+  Instr& in = emit(op);
+  in.args[0] = a;
+  in.args[1] = n;
+  in.args[2] = r;
+  in.args[3] = s;
+}
+
+void KernelBuilder::ld_wait(const std::string& n) {
+  const ExprId e = expr(n);
+  emit(Op::kLdWait).args[0] = e;
+}
+
 void KernelBuilder::tma_store_wait(const std::string& n) {
   const ExprId e = expr(n);
   emit(Op::kTmaStoreWait).args[0] = e;

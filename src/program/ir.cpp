@@ -61,6 +61,12 @@ const char* op_name(Op op) {
       return "BULK_LOAD";
     case Op::kBulkStore:
       return "BULK_STORE";
+    case Op::kLdGlobal:
+      return "LD_GLOBAL";
+    case Op::kStGlobal:
+      return "ST_GLOBAL";
+    case Op::kLdWait:
+      return "LD_WAIT";
     case Op::kTmaStoreWait:
       return "TMA_STORE_WAIT";
     case Op::kMbArrive:

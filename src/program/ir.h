@@ -61,13 +61,17 @@ struct Ring {
 };
 
 enum class Op : uint8_t {
-  kTmaLoad,           // ref=map, args[0..rank)=coordinates (elements), bar
-  kTmaStore,          // ref=map, args[0..rank)=coordinates
-  kBulkLoad,          // args[0]=global address, args[1]=bytes, bar
-  kBulkStore,         // args[0]=global address, args[1]=bytes
-  kTmaStoreWait,      // args[0]=n: wait until at most n bulk stores still read shared memory
-  kMbArrive,          // bar, args[0]=count
-  kMbExpectTx,        // bar, args[0]=bytes
+  kTmaLoad,       // ref=map, args[0..rank)=coordinates (elements), bar
+  kTmaStore,      // ref=map, args[0..rank)=coordinates
+  kBulkLoad,      // args[0]=global address, args[1]=bytes, bar
+  kBulkStore,     // args[0]=global address, args[1]=bytes
+  kTmaStoreWait,  // args[0]=n: wait until at most n bulk stores still read shared memory
+  kLdGlobal,    // args[0]=address, args[1]=bytes per row, args[2]=rows, args[3]=row stride (bytes):
+                // the warpgroup's coalesced ld.global (load/store unit, L1 bypassed), registers
+  kStGlobal,    // the same operands: st.global from registers
+  kLdWait,      // args[0]=n: wait until at most n LD_GLOBAL of the warpgroup are pending
+  kMbArrive,    // bar, args[0]=count
+  kMbExpectTx,  // bar, args[0]=bytes
   kMbArriveExpectTx,  // bar, args[0]=bytes (one arrival + expect_tx)
   kMbWait,            // bar, args[0]=parity; flags&kFlagSuspend: try_wait with a suspend hint
   kWgmma,         // args[0]=N, args[1]=repeat; dtype, flags&kFlagRs: A from registers; ref=label

@@ -47,6 +47,34 @@ void bulk_store(Operands& ops, KernelBuilder& b, const std::string&) {
   b.bulk_store(addr, bytes);
 }
 
+// LD_GLOBAL / ST_GLOBAL addr=A bytes=N [rows=R stride=S]
+void lsu_access(Operands& ops, KernelBuilder& b, bool store) {
+  const std::string addr = ops.required_key("addr", "global byte address");
+  const std::string bytes = ops.required_key("bytes", "bytes per row");
+  const std::string rows = ops.key("rows").value_or("1");
+  const std::string stride = ops.key("stride").value_or("0");
+  ops.done();
+  if (store) {
+    b.st_global(addr, bytes, rows, stride);
+  } else {
+    b.ld_global(addr, bytes, rows, stride);
+  }
+}
+
+void ld_global(Operands& ops, KernelBuilder& b, const std::string&) {
+  lsu_access(ops, b, false);
+}
+
+void st_global(Operands& ops, KernelBuilder& b, const std::string&) {
+  lsu_access(ops, b, true);
+}
+
+void ld_wait(Operands& ops, KernelBuilder& b, const std::string&) {
+  const std::string n = ops.rest("the number of LD_GLOBAL that may stay pending");
+  ops.done();
+  b.ld_wait(n);
+}
+
 void tma_store_wait(Operands& ops, KernelBuilder& b, const std::string&) {
   const std::string n = ops.rest("the number of stores that may stay in flight");
   ops.done();
@@ -202,6 +230,9 @@ constexpr Mnemonic kMnemonics[] = {
     {"TMA_STORE", tma_store},
     {"BULK_LOAD", bulk_load},
     {"BULK_STORE", bulk_store},
+    {"LD_GLOBAL", ld_global},
+    {"ST_GLOBAL", st_global},
+    {"LD_WAIT", ld_wait},
     {"TMA_STORE_WAIT", tma_store_wait},
     {"MB_ARRIVE", mb_arrive},
     {"MB_EXPECT_TX", mb_expect_tx},

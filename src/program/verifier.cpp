@@ -222,6 +222,16 @@ void check_instruction(const Kernel& k, const Instr& in) {
     case Op::kWgmmaWait:
       check_at_least(k, in, in.args[0], 0, "group count");
       break;
+    case Op::kLdGlobal:
+    case Op::kStGlobal:
+      check_at_least(k, in, in.args[0], 0, "address");
+      check_at_least(k, in, in.args[1], 1, "bytes");
+      check_at_least(k, in, in.args[2], 1, "rows");
+      check_at_least(k, in, in.args[3], 0, "stride");
+      break;
+    case Op::kLdWait:
+      check_at_least(k, in, in.args[0], 0, "load count");
+      break;
     case Op::kTmaStoreWait:
       check_at_least(k, in, in.args[0], 0, "store count");
       break;

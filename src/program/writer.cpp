@@ -154,6 +154,12 @@ std::string Writer::instruction_text(const Instr& in) const {
                          bar(in.bar));
     case Op::kBulkStore:
       return fmt::format("{} addr={} bytes={}", name, expr(in.args[0]), expr(in.args[1]));
+    case Op::kLdGlobal:
+    case Op::kStGlobal:
+      return is_value(in.args[2], 1) && is_value(in.args[3], 0)
+                 ? fmt::format("{} addr={} bytes={}", name, expr(in.args[0]), expr(in.args[1]))
+                 : fmt::format("{} addr={} bytes={} rows={} stride={}", name, expr(in.args[0]),
+                               expr(in.args[1]), expr(in.args[2]), expr(in.args[3]));
     case Op::kMbArrive:
       return fmt::format("{} {}{}", name, bar(in.bar),
                          is_value(in.args[0], 1) ? "" : fmt::format(" count={}", expr(in.args[0])));
@@ -176,6 +182,7 @@ std::string Writer::instruction_text(const Instr& in) const {
       return compute_text(in);
     case Op::kTmaStoreWait:
     case Op::kWgmmaWait:
+    case Op::kLdWait:
       return fmt::format("{} {}", name, expr(in.args[0]));
     default:
       return name;

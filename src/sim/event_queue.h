@@ -15,6 +15,8 @@ enum class EventKind : uint8_t {
   kWgWake,       // target=SM, payload=warpgroup slot: a timed sleep ends
   kTmaGenerate,  // target=SM: the TMA request generator continues
   kTmaDone,      // target=SM, payload=transaction slot: all responses are back
+  kLsuGenerate,  // target=SM: the load/store unit's request generator continues
+  kLsuDone,      // target=SM, payload=transaction slot: an LD_GLOBAL / ST_GLOBAL is complete
   kCtaRelease,   // target=SM, payload=CTA slot: resources of an exited CTA are free
   kDispatch,     // target=unused: the block scheduler places CTAs
 };

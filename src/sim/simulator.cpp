@@ -181,6 +181,12 @@ void Run::loop() {
       case EventKind::kTmaDone:
         m_sms[e.target]->on_tma_done(e.payload, e.time);
         break;
+      case EventKind::kLsuGenerate:
+        m_sms[e.target]->on_lsu_generate(e.time);
+        break;
+      case EventKind::kLsuDone:
+        m_sms[e.target]->on_lsu_done(e.payload, e.time);
+        break;
       case EventKind::kCtaRelease:
         if (m_sms[e.target]->on_cta_release(e.payload)) {
           ++m_done_ctas;
@@ -309,6 +315,18 @@ SimResult Run::collect(Time end) const {
     r.counters[p + "tma.generator_busy_cycles"] = m_clock.to_cycles(ts.generator_busy_ps);
     r.counters[p + "tma.descriptor_misses"] = static_cast<double>(ts.descriptor_misses);
     r.counters[p + "tma.request_latency_cycles_sum"] = m_clock.to_cycles(ts.request_latency_ps);
+    const TmaStats& ls = sm->lsu().stats();
+    r.lsu_bytes += ls.load_bytes + ls.store_bytes;
+    r.lsu_requests += ls.requests;
+    r.lsu_responses += ls.responses;
+    if (ls.transactions > 0) {
+      r.counters[p + "lsu.instructions"] = static_cast<double>(ls.transactions);
+      r.counters[p + "lsu.load_bytes"] = static_cast<double>(ls.load_bytes);
+      r.counters[p + "lsu.store_bytes"] = static_cast<double>(ls.store_bytes);
+      r.counters[p + "lsu.requests"] = static_cast<double>(ls.requests);
+      r.counters[p + "lsu.generator_busy_cycles"] = m_clock.to_cycles(ls.generator_busy_ps);
+      r.counters[p + "lsu.request_latency_cycles_sum"] = m_clock.to_cycles(ls.request_latency_ps);
+    }
     for (size_t role = 0; role < roles.size(); ++role) {
       for (size_t c = 0; c < roles[role].size(); ++c) {
         roles[role][c] += sm->stats().role_time[role][c];
@@ -419,6 +437,7 @@ nlohmann::json SimResult::to_json() const {
   j["l2_read_bytes"] = l2_read_bytes;
   j["l2_write_bytes"] = l2_write_bytes;
   j["tma_bytes"] = tma_bytes;
+  j["lsu_bytes"] = lsu_bytes;
   j["tensor_active_fraction"] = tensor_active_fraction;
   j["tma_utilization"] = tma_utilization;
   j["dram_utilization"] = dram_utilization;

@@ -49,6 +49,9 @@ struct SimResult {
   uint64_t tma_requests = 0;
   uint64_t tma_responses = 0;
   uint64_t tma_request_bytes = 0;
+  uint64_t lsu_bytes = 0;  // LD_GLOBAL + ST_GLOBAL bytes
+  uint64_t lsu_requests = 0;
+  uint64_t lsu_responses = 0;
   double tensor_active_fraction = 0;
   double tma_utilization = 0;
   double dram_utilization = 0;

@@ -28,6 +28,10 @@ const char* category_name(WgCategory c) {
       return "wait_tma_queue";
     case WgCategory::kWaitStore:
       return "wait_store";
+    case WgCategory::kWaitLoad:
+      return "wait_load";
+    case WgCategory::kWaitLsuQueue:
+      return "wait_lsu_queue";
     case WgCategory::kCount:
       break;
   }
@@ -38,6 +42,7 @@ Sm::Sm(SimContext& ctx, uint16_t id)
     : m_ctx(ctx),
       m_id(id),
       m_tma(ctx, id),
+      m_lsu(ctx, id, EngineKind::kLsu),
       m_tensor(ctx.config.tensor, ctx.config.sm.smem_bytes_per_cycle, ctx.sm_clock),
       m_wgs_per_cta(static_cast<uint32_t>(ctx.kernel.warpgroups_per_cta())) {
   const auto& k = ctx.kernel;
@@ -313,6 +318,10 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
     case Op::kBulkStore:
     case Op::kTmaStoreWait:
       return execute_memory(wg, w, in, t);
+    case Op::kLdGlobal:
+    case Op::kStGlobal:
+    case Op::kLdWait:
+      return execute_lsu(wg, w, in, t);
     case Op::kWgmma:
     case Op::kWgmmaCommit:
     case Op::kWgmmaWait:
@@ -321,6 +330,9 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
       ++wg.pc;
       return execute_compute(in, wg, t);
     case Op::kExit:
+      if (wg.pending_loads > 0) {  // a warp retires once its loads have written their registers
+        return block_on_loads(wg, 0, t);
+      }
       warpgroup_exit(wg, t);
       return {Outcome::kExit, 0};
     default:
@@ -387,6 +399,84 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   const int gap =
       x.tensor ? m_ctx.config.tma.tensor_issue_gap_cycles : m_ctx.config.tma.issue_gap_cycles;
   return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(gap)};
+}
+
+Sm::StepResult Sm::block_on_loads(Warpgroup& wg, int64_t n, Time t) {
+  --m_ready;
+  wg.state = WgState::kBlocked;
+  wg.block = BlockReason::kLoads;
+  wg.wait_value = n;
+  wg.wait_pc = wg.pc;
+  set_category(wg, WgCategory::kWaitLoad, t);
+  return {Outcome::kBlocked, 0};
+}
+
+// LD_GLOBAL / ST_GLOBAL hand the warpgroup's coalesced rows to the SM's load/store unit (a
+// request generator like the TMA's, lsu.*); the warpgroup goes on at once and LD_WAIT waits for
+// its loads. Issue takes one cycle per 2 KB (128 threads x 16 B, the widest access per warp
+// instruction).
+Sm::StepResult Sm::execute_lsu(Warpgroup& wg, uint32_t w, const Instr& in, Time t) {
+  if (in.op == Op::kLdWait) {
+    const int64_t n = eval(wg, in.args[0]);
+    if (wg.pending_loads <= n) {
+      ++wg.pc;
+      return {Outcome::kContinue, 0};
+    }
+    StepResult r = block_on_loads(wg, n, t);
+    ++wg.pc;  // woken when enough loads are complete; the wait itself is done then
+    return r;
+  }
+  if (m_lsu.full()) {
+    --m_ready;
+    wg.state = WgState::kBlocked;
+    wg.block = BlockReason::kLsuQueue;
+    wg.wait_pc = wg.pc;
+    set_category(wg, WgCategory::kWaitLsuQueue, t);
+    return {Outcome::kBlocked, 0};
+  }
+  const int64_t addr = eval(wg, in.args[0]);
+  const int64_t bytes = eval(wg, in.args[1]);
+  const int64_t rows = eval(wg, in.args[2]);
+  const int64_t stride = eval(wg, in.args[3]);
+  if (addr < 0 || bytes <= 0 || rows <= 0 || stride < 0) {
+    throw_input_error(where(in),
+                      "{} needs an address >= 0, bytes >= 1, rows >= 1 and a stride >= 0, got "
+                      "address {}, bytes {}, rows {}, stride {}",
+                      program::op_name(in.op), addr, bytes, rows, stride);
+  }
+  TmaTransaction x;
+  x.cta_slot = wg.cta_slot;
+  x.wg_slot = static_cast<uint16_t>(w);
+  x.store = in.op == Op::kStGlobal;
+  x.tensor = false;
+  x.bulk_addr = static_cast<uint64_t>(addr);
+  x.tx_bytes = bytes * rows;
+  x.rows = rows;
+  x.row_stride = stride;
+  if (!x.store) {
+    ++wg.pending_loads;
+  }
+  m_lsu.accept(x, t);
+  ++wg.pc;
+  set_category(wg, WgCategory::kIssue, t);
+  const int64_t instructions = std::max<int64_t>(1, (x.tx_bytes + 2047) / 2048);
+  return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(instructions))};
+}
+
+void Sm::on_lsu_done(uint32_t payload, Time t) {
+  TmaTransaction& x = m_lsu.txn(payload);
+  if (x.store) {
+    m_last_write_ack = std::max(m_last_write_ack, t);
+  } else {
+    Warpgroup& wg = m_wgs[x.wg_slot];
+    --wg.pending_loads;
+    if (wg.state == WgState::kBlocked && wg.block == BlockReason::kLoads &&
+        wg.pending_loads <= wg.wait_value) {
+      sleep(wg, x.wg_slot, t, wg.category, t);
+    }
+  }
+  m_lsu.release(payload);
+  wake_blocked(UINT32_MAX, BlockReason::kLsuQueue, t);
 }
 
 void Sm::warpgroup_exit(Warpgroup& wg, Time t) {
@@ -499,6 +589,13 @@ std::string Sm::describe_blocked() const {
       case BlockReason::kStores:
         what = fmt::format("bulk stores to drain to {} (pending {})", wg.wait_value,
                            wg.pending_store_reads);
+        break;
+      case BlockReason::kLoads:
+        what = fmt::format("global loads to complete down to {} (pending {})", wg.wait_value,
+                           wg.pending_loads);
+        break;
+      case BlockReason::kLsuQueue:
+        what = "a free load/store unit slot";
         break;
       case BlockReason::kNone:
         what = "nothing";

@@ -10,8 +10,8 @@
 #include "engines/tensor_engine.h"
 #include "engines/tma_engine.h"
 #include "sim/context.h"
-#include "util/calendar.h"
 #include "sm/warpgroup.h"
+#include "util/calendar.h"
 
 namespace asyncsim {
 
@@ -37,6 +37,8 @@ class Sm {
   void on_wake(uint32_t wg, Time t);
   void on_tma_done(uint32_t payload, Time t);
   void on_tma_generate(Time t) { m_tma.generate(t); }
+  void on_lsu_done(uint32_t payload, Time t);
+  void on_lsu_generate(Time t) { m_lsu.generate(t); }
   // Returns true when the CTA slot was live and is now released.
   bool on_cta_release(uint32_t slot);
 
@@ -46,6 +48,7 @@ class Sm {
   bool has_live_work() const { return m_live_ctas > 0; }
   const SmStats& stats() const { return m_stats; }
   const TmaEngine& tma() const { return m_tma; }
+  const TmaEngine& lsu() const { return m_lsu; }
   const TensorEngine& tensor() const { return m_tensor; }
   uint16_t id() const { return m_id; }
   Time last_write_ack() const { return m_last_write_ack; }
@@ -60,6 +63,8 @@ class Sm {
   void request_issue(Time t);
   StepResult execute(Warpgroup& wg, uint32_t wg_index, Time t);
   StepResult execute_memory(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
+  StepResult execute_lsu(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
+  StepResult block_on_loads(Warpgroup& wg, int64_t n, Time t);
   StepResult execute_barrier(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
   StepResult execute_tensor(Warpgroup& wg, const program::Instr& in, Time t);
   StepResult execute_compute(const program::Instr& in, const Warpgroup& wg, Time t);
@@ -82,6 +87,7 @@ class Sm {
   SimContext& m_ctx;
   uint16_t m_id;
   TmaEngine m_tma;
+  TmaEngine m_lsu;
   TensorEngine m_tensor;
   uint32_t m_wgs_per_cta;
   uint32_t m_barriers_per_cta;

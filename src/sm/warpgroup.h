@@ -21,12 +21,22 @@ enum class WgCategory : uint8_t {
   kWaitNamedBarrier,  // BAR_SYNC until every participant arrives
   kWaitTmaQueue,      // TMA transaction queue full
   kWaitStore,         // TMA_STORE_WAIT until bulk stores have read shared memory
+  kWaitLoad,          // LD_WAIT (or EXIT) until enough LD_GLOBAL are complete
+  kWaitLsuQueue,      // load/store unit full (lsu.queue_depth)
   kCount,
 };
 const char* category_name(WgCategory c);
 
 enum class WgState : uint8_t { kFree, kReady, kSleeping, kBlocked, kDone };
-enum class BlockReason : uint8_t { kNone, kMbarrier, kNamedBarrier, kTmaQueue, kStores };
+enum class BlockReason : uint8_t {
+  kNone,
+  kMbarrier,
+  kNamedBarrier,
+  kTmaQueue,
+  kStores,
+  kLoads,
+  kLsuQueue,
+};
 
 inline constexpr int kMaxPendingGroups = 32;
 
@@ -54,6 +64,7 @@ struct Warpgroup {
   Time open_group_begin = 0;
   Time open_group_done = 0;
   int32_t pending_store_reads = 0;
+  int32_t pending_loads = 0;  // LD_GLOBAL issued and not complete
   // The COMPUTE it sleeps in, and how late a later warpgroup's share of the pipes has pushed its
   // end (sm.compute_sharing=fair): a wake before that time is deferred to it.
   Time compute_begin = 0;

@@ -184,4 +184,34 @@ TEST(Micro, L2TmaWriteRetainSimulatesBothStorePathsAlike) {
   EXPECT_GT(std::stod(sim["read"]), 0.1 * 16777216) << o.out;  // a 24 MiB stream evicts some
 }
 
+// micro_lsu.csv holds three tables; lsu_sm compares only the rows of its own (table=sm). One
+// SM's stores run at the unit's store rate whatever the threads (the H200: 32.0 B/cycle).
+TEST(Micro, LsuSmComparesItsOwnTableAndStoresAtTheUnitsRate) {
+  const Outcome o = run("micro lsu_sm --compare " + kData +
+                        "micro_lsu.csv --where op=st --where src=l2 --where unroll=2 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 4u) << o.out;  // threads 128, 256, 512, 1024
+  // columns: table, op, src, threads, unroll, measured, simulated, error_pct, within
+  for (const auto& f : r) {
+    EXPECT_EQ(f[0], "sm");
+    EXPECT_NEAR(std::stod(f[6]), 32.0, 0.1) << o.out;
+  }
+}
+
+// One SM reading from DRAM with one load in flight per thread is latency-bound: twice the warps
+// move twice the bytes (the H200: 2.50, 5.04, 9.92, 19.79 B/cycle for 128..1024 threads).
+TEST(Micro, LsuSmDramLoadsScaleWithWarps) {
+  const Outcome o = run("micro lsu_sm --compare " + kData +
+                        "micro_lsu.csv --where op=ld --where src=dram --where unroll=1 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 4u) << o.out;
+  for (size_t i = 1; i < r.size(); ++i) {
+    const double ratio = std::stod(r[i][6]) / std::stod(r[i - 1][6]);
+    EXPECT_GT(ratio, 1.8) << o.out;
+    EXPECT_LT(ratio, 2.2) << o.out;
+  }
+}
+
 }  // namespace

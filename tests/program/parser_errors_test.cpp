@@ -44,6 +44,15 @@ TEST_P(ParseError, NamesFileLineAndWhatWasExpected) {
 const ErrorCase kCases[] = {
     // Lines and operands.
     {"UnknownInstruction", in_role("  FOO 1"), 5, "unknown directive or instruction 'FOO'"},
+    {"LdGlobalWithoutAddress", in_role("  LD_GLOBAL bytes=16"), 5,
+     "LD_GLOBAL: missing operand addr="},
+    {"LdGlobalZeroBytes", in_role("  LD_GLOBAL addr=0 bytes=0"), 5,
+     "LD_GLOBAL bytes must be >= 1, got 0"},
+    {"StGlobalZeroRows", in_role("  ST_GLOBAL addr=0 bytes=16 rows=0 stride=64"), 5,
+     "ST_GLOBAL rows must be >= 1, got 0"},
+    {"LdWaitNegative", in_role("  LD_WAIT -1"), 5, "LD_WAIT load count must be >= 0, got -1"},
+    {"LdGlobalUnknownKey", in_role("  LD_GLOBAL addr=0 bytes=16 cache=cg"), 5,
+     "unknown operand 'cache='"},
     {"LowerCaseInstruction", in_role("  wgmma_commit"), 5, "unknown directive or instruction"},
     {"MissingOperand", in_role("  MB_WAIT"), 5, "MB_WAIT: missing operand: expected an mbarrier"},
     {"MissingKey", in_role("  MB_WAIT full[0]"), 5, "MB_WAIT: missing operand parity="},

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "program/writer.h"
 #include "test_support.h"
 
 namespace asyncsim::program {
@@ -217,6 +218,39 @@ TEST(Parser, EveryInstruction) {
   for (int i = 0; i < 7; ++i) {
     EXPECT_EQ(eval_const(k, all.args[i]), i + 1);
   }
+}
+
+// The load/store unit's instructions: defaults (rows 1, stride 0), expressions, and a write-back
+// that parses to the same text.
+TEST(Parser, LoadStoreUnitInstructions) {
+  const char* text =
+      "kernel lsu\n"
+      "grid 4\n"
+      "role main warpgroups=2\n"
+      "  LD_GLOBAL addr=4096 bytes=2048\n"
+      "  LD_GLOBAL addr=cta * 64 + wg bytes=64 rows=4 stride=1024\n"
+      "  LD_WAIT 1\n"
+      "  ST_GLOBAL addr=8192 bytes=512\n"
+      "  LD_WAIT 0\n"
+      "end\n";
+  const Kernel k = parse_program(text, "lsu.asim");
+  const auto& code = k.roles[0].code;
+  ASSERT_EQ(code[0].op, Op::kLdGlobal);
+  EXPECT_EQ(eval_const(k, code[0].args[0]), 4096);
+  EXPECT_EQ(eval_const(k, code[0].args[1]), 2048);
+  EXPECT_EQ(eval_const(k, code[0].args[2]), 1);
+  EXPECT_EQ(eval_const(k, code[0].args[3]), 0);
+  ASSERT_EQ(code[1].op, Op::kLdGlobal);
+  EXPECT_EQ(eval_const(k, code[1].args[2]), 4);
+  EXPECT_EQ(eval_const(k, code[1].args[3]), 1024);
+  ASSERT_EQ(code[2].op, Op::kLdWait);
+  EXPECT_EQ(eval_const(k, code[2].args[0]), 1);
+  ASSERT_EQ(code[3].op, Op::kStGlobal);
+  EXPECT_EQ(eval_const(k, code[3].args[1]), 512);
+  const std::string once = write_program(k);
+  EXPECT_NE(once.find("LD_GLOBAL addr=4096 bytes=2048\n"), std::string::npos) << once;
+  EXPECT_NE(once.find("rows=4 stride=1024"), std::string::npos) << once;
+  EXPECT_EQ(write_program(parse_program(once, "again.asim")), once);
 }
 
 TEST(Parser, LayoutFreedoms) {

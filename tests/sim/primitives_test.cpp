@@ -59,6 +59,78 @@ TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
   }
 }
 
+// The load/store unit: a 2-line LD_GLOBAL that misses, then the same rows again (hits).
+TEST(Primitives, GlobalLoadMissThenHit) {
+  KernelBuilder b("ldg");
+  b.begin_role("main", 1);
+  b.ld_global("0", "256");
+  b.ld_wait("0");
+  b.ld_global("0", "256");
+  b.ld_wait("0");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // cycle 0: LD_GLOBAL (one issue cycle: 256 B is one warp instruction per warp). The unit
+  // starts generating after lsu.latency_cycles = 20: line 0 at 20 (4 sectors at 32 B/cycle),
+  // line 1 at 24. Line 0: slice at 120, miss, channel 120-121, +300 = 421, back at 521. Line 1:
+  // slice 124, channel 124-125, 425, back at 525. LD_WAIT 0 (cycle 1) ends at 525.
+  // Second LD_GLOBAL at 525: lines at 545 and 549, hits at the slice at 645 / 649, back at
+  // 745 / 749. EXIT at 749 (waited 524 + 223 cycles).
+  EXPECT_EQ(r.cycles, 749);
+  EXPECT_EQ(r.stall_cycles.at("main").at("wait_load"), 524 + 223);
+  EXPECT_EQ(r.dram_read_bytes, 256u);
+  EXPECT_EQ(r.l2_read_bytes, 512u);
+  EXPECT_EQ(r.lsu_bytes, 512u);
+  EXPECT_EQ(r.lsu_requests, 4u);
+  EXPECT_EQ(r.lsu_requests, r.lsu_responses);
+}
+
+// LD_WAIT n leaves n loads pending; EXIT waits for the rest (a warp retires once its loads have
+// written their registers). Two loads of one line each, 2 KB apart.
+TEST(Primitives, GlobalLoadWaitCountsAndExit) {
+  KernelBuilder b("ldg2");
+  b.begin_role("main", 1);
+  b.ld_global("0", "128");
+  b.ld_global("2048", "128");
+  b.ld_wait("1");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // Loads issued at 0 and 1, generated at 20 and 24 (the second waits for the generator's
+  // first line: 21 -> ready 21, cursor 24), slices at 120 / 124, channel 120-121 and 124-125,
+  // back at 521 and 525. LD_WAIT 1 (cycle 2) ends at 521; EXIT waits for the second: 525.
+  EXPECT_EQ(r.cycles, 525);
+  EXPECT_EQ(r.stall_cycles.at("main").at("wait_load"), (521 - 2) + (525 - 521));
+}
+
+// ST_GLOBAL: the warpgroup does not wait, the unit emits 4 KB at lsu.store_bytes_per_cycle
+// (16 B/cycle: 8 cycles a line) and the kernel ends at the last store's acknowledgement.
+TEST(Primitives, GlobalStoreRateAndAck) {
+  KernelBuilder b("stg");
+  b.begin_role("main", 1);
+  b.st_global("0", "4096");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  // Issue 2 cycles (4 KB = two warp instructions per warp); EXIT at 2. Line k is emitted at
+  // 20 + 8k; the last (k = 31) at 268, acknowledged l2.write_ack_cycles = 200 later: 468.
+  EXPECT_EQ(r.cycles, 468);
+  EXPECT_EQ(r.l2_write_bytes, 4096u);
+  EXPECT_EQ(r.stall_cycles.at("main").at("wait_load"), 0);
+}
+
+// lsu.queue_depth = 4 instructions per SM: the fifth LD_GLOBAL waits until the first completes.
+TEST(Primitives, GlobalLoadQueueFullBlocksIssue) {
+  KernelBuilder b("ldg_queue");
+  b.begin_role("main", 1);
+  for (int i = 0; i < 5; ++i) {
+    b.ld_global(std::to_string(i * 4096), "128");
+  }
+  b.ld_wait("0");
+  b.end_role();
+  const SimResult r = simulate(b.finish(), simple_gpu());
+  EXPECT_GT(r.stall_cycles.at("main").at("wait_lsu_queue"), 400);
+  EXPECT_EQ(r.lsu_requests, 5u);
+  EXPECT_EQ(r.counters.at("sm[0].lsu.instructions"), 5.0);
+}
+
 // Four dependent m64n128k16 wgmma in one group, then wait_group 0.
 TEST(Primitives, WgmmaChain) {
   KernelBuilder b("wgmma_chain");
@@ -302,8 +374,8 @@ TEST(Primitives, PartialRoundSpreadsOverTpcs) {
     }
     return n;
   };
-  GpuConfig c = simple_gpu({"sm.count=4", "sm.gpcs=1", "sm.dispatch_order=sm_id",
-                            "sm.spread_partial_round=true"});
+  GpuConfig c = simple_gpu(
+      {"sm.count=4", "sm.gpcs=1", "sm.dispatch_order=sm_id", "sm.spread_partial_round=true"});
   EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 1, 2, 1}));
   EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 0, 1, 0}));
   c.sm.spread_partial_round = false;
