@@ -145,6 +145,7 @@ struct MemParams {
   NocModel noc_model = NocModel::kPorts;
   double noc_sm_port_bytes_per_cycle = 0;
   double noc_slice_port_bytes_per_cycle = 0;
+  double noc_slice_in_port_bytes_per_cycle = 0;  // the slice's incoming port (store data)
   int noc_queue_bytes = 0;  // an SM's port backlog beyond which its TMA generator stalls
   double dram_clock_mhz = 0;
   int dram_channels = 0;

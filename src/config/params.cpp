@@ -426,8 +426,12 @@ std::vector<ParamSpec> build_specs() {
       [](GpuConfig& c) -> double& { return c.mem.noc_sm_port_bytes_per_cycle; }, 1e-3, 1e5));
   s.push_back(float_param(
       "noc.slice_port_bytes_per_cycle", "B/L2 cycle",
-      "crossbar bandwidth of one L2 slice's port, per direction (noc.model=ports)",
+      "crossbar bandwidth of one L2 slice's outgoing port: read data (noc.model=ports)",
       [](GpuConfig& c) -> double& { return c.mem.noc_slice_port_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "noc.slice_in_port_bytes_per_cycle", "B/L2 cycle",
+      "crossbar bandwidth of one L2 slice's incoming port: store data (noc.model=ports)",
+      [](GpuConfig& c) -> double& { return c.mem.noc_slice_in_port_bytes_per_cycle; }, 1e-3, 1e5));
   s.push_back(int_param(
       "noc.queue_bytes", "bytes",
       "backlog of an SM's crossbar port beyond which its TMA generator stalls (back-pressure)",

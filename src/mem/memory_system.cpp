@@ -81,6 +81,8 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   if (m_noc_ports) {
     m_sm_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_sm_port_bytes_per_cycle;
     m_slice_port_ps_per_byte = m_l2_clock.period_ps / config.mem.noc_slice_port_bytes_per_cycle;
+    m_slice_in_port_ps_per_byte =
+        m_l2_clock.period_ps / config.mem.noc_slice_in_port_bytes_per_cycle;
     m_queue_ps = static_cast<Time>(config.mem.noc_queue_bytes * m_sm_port_ps_per_byte + 0.5);
     // One slot carries one sector at the port's bandwidth.
     const auto slot = [&](double ps_per_byte) {
@@ -504,7 +506,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     if (m_noc_ports) {
       const auto ps = static_cast<Time>(bytes * m_sm_port_ps_per_byte + 0.5);
       queued = port_wait(m_sm_out_free[req.sm], t, ps);
-      const auto sps = static_cast<Time>(bytes * m_slice_port_ps_per_byte + 0.5);
+      const auto sps = static_cast<Time>(bytes * m_slice_in_port_ps_per_byte + 0.5);
       queued += port_wait(m_slice_in_free[static_cast<size_t>(slice)], t + queued + one_way, sps);
       t += queued;
     }
@@ -524,7 +526,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, start, true);
     }
-    return t + m_write_ack + (far ? 2 * m_half_far : 0);
+    // Acknowledged once the slice has taken the data: a congested slice delays the ack (and with
+    // it whatever waits for acks: a kernel's end, the unit's in-flight cap).
+    return std::max(t + m_write_ack + (far ? 2 * m_half_far : 0), start + one_way);
   }
   m_stats.l2_read_bytes += static_cast<uint64_t>(bytes);
   Time done;

@@ -207,6 +207,7 @@ class MemorySystem {
   bool m_noc_ports = false;
   double m_sm_port_ps_per_byte = 0;
   double m_slice_port_ps_per_byte = 0;
+  double m_slice_in_port_ps_per_byte = 0;
   Time m_queue_ps = 0;
   std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
   std::vector<SlotCalendar> m_slice_out;

@@ -88,6 +88,28 @@ TEST(MemorySystem, ResponsePortsLetEarlierDataPassLaterBookings) {
   EXPECT_EQ(mem.access(read(hit, 0), t), t + 200 * kNs);
 }
 
+// Store data enters a slice through its incoming port (noc.slice_in_port_bytes_per_cycle, 16 B
+// per cycle here: 8 cycles per 128-B line) and a store is acknowledged once the slice has taken
+// it. Two SMs store one line each into one slice at the same time: the first is acknowledged
+// after the 200-cycle round trip, the second waits 8 cycles at the port.
+TEST(MemorySystem, StoresQueueAtTheSlicesIncomingPortAndAckAfterIt) {
+  const GpuConfig cfg = testing::simple_gpu(
+      {"noc.model=ports", "noc.slice_in_port_bytes_per_cycle=16",
+       "noc.slice_port_bytes_per_cycle=1024", "noc.sm_port_bytes_per_cycle=1024"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  const auto [a, b] = two_lines_of_one_slice(mem);
+  const Time t = 10'000 * kNs;
+  EXPECT_EQ(mem.access(MemRequest{a, 0xF, true, 0}, t), t + 200 * kNs);
+  EXPECT_EQ(mem.access(MemRequest{b, 0xF, true, 1}, t), t + 208 * kNs);
+  // At the port's default rate (128 B/cycle) the second waits only for the slice (1 cycle).
+  const GpuConfig fast_cfg =
+      testing::simple_gpu({"noc.model=ports", "noc.slice_port_bytes_per_cycle=1024",
+                           "noc.sm_port_bytes_per_cycle=1024"});
+  MemorySystem fast(fast_cfg, ClockDomain::from_mhz(1000));
+  EXPECT_EQ(fast.access(MemRequest{a, 0xF, true, 0}, t), t + 200 * kNs);
+  EXPECT_EQ(fast.access(MemRequest{b, 0xF, true, 1}, t), t + 201 * kNs);
+}
+
 TEST(MemorySystem, SmPortSerializesAndBackPressures) {
   // SM port 32 B/cycle: 4 cycles per 128-B response; queue of 256 B = 8 cycles of backlog.
   const GpuConfig cfg =
