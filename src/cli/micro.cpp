@@ -15,6 +15,8 @@ using micro_detail::issue_points;
 using micro_detail::issue_simulate;
 using micro_detail::latency_points;
 using micro_detail::latency_simulate;
+using micro_detail::lsu_chain_points;
+using micro_detail::lsu_chain_simulate;
 using micro_detail::lsu_chip_points;
 using micro_detail::lsu_chip_simulate;
 using micro_detail::lsu_columns;
@@ -95,6 +97,22 @@ const std::vector<MicroBench>& micro_benches() {
        nullptr,
        {},
        {{"table", "latency"}}},
+      {"lsu_chain",
+       "1 warpgroup standing for lsu_chain.cu's one warp: 1024 dependent LD_GLOBAL of lanes x "
+       "width bytes (width=4 or 16) at scattered 512-B blocks ((k * 1000003 + 1) mod blocks), "
+       "a sample from one load's issue to the next's, first 8 dropped; src=l2 after a "
+       "full-chip read of the 4 MiB buffer, src=dram from a cold L2; the hardware's warps = 1 "
+       "rows",
+       {"src", "buffer_bytes", "warps", "lanes", "width", "bytes_per_warp", "samples", "lat_p10",
+        "lat_median", "lat_p90"},
+       {"src", "buffer_bytes", "warps", "lanes", "width"},
+       "lat_median",
+       lsu_chain_points,
+       lsu_chain_simulate,
+       {},
+       nullptr,
+       {},
+       {{"warps", "1"}}},
       {"lsu_sm",
        "1 CTA of T threads (T/128 warpgroups) on one SM, lsu.cu's stream_kernel<U> loop as its "
        "SASS issues it (int4 loads: U=4 issues 3, waits for the oldest, issues the 4th; U=8 "

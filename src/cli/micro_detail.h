@@ -68,6 +68,8 @@ MicroRow lsu_sm_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
 std::vector<MicroRow> lsu_chip_points();
 MicroRow lsu_chip_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> lsu_vector_add_points();
+std::vector<MicroRow> lsu_chain_points();
+MicroRow lsu_chain_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 MicroRow lsu_vector_add_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 
 // Single-CTA latency benchmarks (micro_latency.cpp).

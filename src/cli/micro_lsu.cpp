@@ -192,7 +192,7 @@ MicroRow lsu_latency_simulate(const MicroRow& key, const GpuConfig& c, const Mic
   b.set_resources(32, 0);
   b.begin_role("main", 1);
   b.loop("k", "0", s(kSamples));
-  b.ld_global(fmt::format("128 * ((k * 1000003 + 1) % {})", lines), "4");
+  b.ld_global(fmt::format("128 * ((k * 1000003 + 1) % {})", lines), "4", "1", "0", "4");
   b.ld_wait("0");
   b.end_loop();
   b.end_role();
@@ -341,6 +341,70 @@ MicroRow lsu_chip_simulate(const MicroRow& key, const GpuConfig& c, const MicroO
   r["median_gbps"] = fmt::format("{:.1f}", moved / us * 1e-3);
   r["bytes_per_sm_cycle"] = fmt::format("{:.2f}", moved / (us * c.sm.clock_mhz) / c.sm.count);
   r["sm_mhz"] = fmt::format("{:.0f}", c.sm.clock_mhz);
+  return r;
+}
+
+// lsu_chain.cu: one warp's dependent chain of loads of `lanes` x `width` bytes at random 512-B
+// blocks (the warps = 1 rows; a warpgroup here stands for the one warp), timed from one load's
+// issue to the next's; src=l2 after a full-chip read of the 4 MiB buffer, src=dram cold.
+std::vector<MicroRow> lsu_chain_points() {
+  std::vector<MicroRow> out;
+  for (const char* src : {"l2", "dram"}) {
+    for (const int width : {4, 16}) {
+      for (const int lanes : {1, 8, 32}) {
+        out.push_back({{"src", src},
+                       {"buffer_bytes", s(std::string(src) == "l2" ? 4 * kMiB : 1024 * kMiB)},
+                       {"warps", s(1)},
+                       {"lanes", s(lanes)},
+                       {"width", s(width)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow lsu_chain_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const bool l2 = key_str(key, "src") == "l2";
+  const int64_t bytes = key_int(key, "buffer_bytes");
+  const int64_t lanes = key_int(key, "lanes");
+  const int64_t width = key_int(key, "width");
+  if ((!l2 && key_str(key, "src") != "dram") || key_int(key, "warps") != 1 || bytes < 512 ||
+      lanes < 1 || lanes > 32 || (width != 4 && width != 16)) {
+    throw_input_error("micro lsu_chain", "unsupported point");
+  }
+  constexpr int kSamples = 1024;
+  KernelBuilder b("chain");
+  b.set_resources(32, 0);
+  b.begin_role("main", 1);
+  b.loop("k", "0", s(kSamples));
+  b.ld_global(fmt::format("512 * ((k * 1000003 + 1) % {})", bytes / 512), s(lanes * width), "1",
+              "0", s(width));
+  b.ld_wait("0");
+  b.end_loop();
+  b.end_role();
+  const program::Kernel chain = b.finish();
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  const program::Kernel touch = touch_kernel(c, 0, bytes);
+  if (l2) {
+    simulate_sequence({&touch, &chain}, c, ro);
+  } else {
+    simulate_sequence({&chain}, c, ro);
+  }
+  const std::vector<Time> t = marks(trace, Op::kLdGlobal);
+  std::vector<int64_t> v;
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    v.push_back(sm_cycles(c, t[i + 1] - t[i]));
+  }
+  v.erase(v.begin(), v.begin() + std::min<size_t>(8, v.size()));
+  const Summary sm = summarize(v);
+  MicroRow r = key;
+  r["bytes_per_warp"] = s(lanes * width);
+  r["samples"] = s(static_cast<int64_t>(v.size()));
+  r["lat_p10"] = s(sm.p10);
+  r["lat_median"] = s(sm.median);
+  r["lat_p90"] = s(sm.p90);
   return r;
 }
 

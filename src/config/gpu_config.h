@@ -86,6 +86,7 @@ struct TmaParams {
 struct LsuParams {
   int queue_depth = 0;         // LD_GLOBAL / ST_GLOBAL admitted per SM and not yet complete
   int latency_cycles = 0;      // SM-side pipeline of a load before its requests leave
+  int wide_load_cycles = 0;    // added for a 128-bit (16 B per thread) load
   double bytes_per_cycle = 0;  // load request generation per SM
   double store_bytes_per_cycle = 0;
   int max_inflight_requests = 0;  // line requests outstanding per SM

@@ -274,6 +274,10 @@ std::vector<ParamSpec> build_specs() {
       "lsu.latency_cycles", "SM cycles",
       "SM-side pipeline of a global load (issue to its first request, response to register)",
       [](GpuConfig& c) -> int& { return c.lsu.latency_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "lsu.wide_load_cycles", "SM cycles",
+      "added to the round trip of a 128-bit load (LD_GLOBAL width=16)",
+      [](GpuConfig& c) -> int& { return c.lsu.wide_load_cycles; }, 0, 100000));
   s.push_back(float_param(
       "lsu.bytes_per_cycle", "B/SM cycle", "load request generation rate per SM",
       [](GpuConfig& c) -> double& { return c.lsu.bytes_per_cycle; }, 1e-3, 1e5));

@@ -61,7 +61,7 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
     ++m_stats.descriptor_misses;
     setup = p.tensor_setup_cycles;
   }
-  x.ready = t + m_ctx.sm_clock.cycles(m_launch_cycles + setup);
+  x.ready = t + m_ctx.sm_clock.cycles(m_launch_cycles + setup + x.extra_cycles);
   ++m_live;
   ++m_stats.transactions;
   if (m_fifo_head == m_fifo.size()) {

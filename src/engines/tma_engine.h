@@ -31,6 +31,7 @@ struct TmaTransaction {
   uint64_t bulk_addr = 0;
   int64_t rows = 1;  // non-tensor: rows of tx_bytes / rows bytes, row_stride apart
   int64_t row_stride = 0;
+  int32_t extra_cycles = 0;  // added to the launch latency (lsu: 128-bit loads)
   Time accepted = 0;
   Time ready = 0;    // earliest start of request generation
   Time gen_end = 0;  // last request emitted (shared memory read done, for stores)

@@ -216,22 +216,27 @@ void KernelBuilder::bulk_store(const std::string& addr, const std::string& bytes
 }
 
 void KernelBuilder::ld_global(const std::string& addr, const std::string& bytes,
-                              const std::string& rows, const std::string& stride) {
-  lsu_op(Op::kLdGlobal, addr, bytes, rows, stride);
+                              const std::string& rows, const std::string& stride,
+                              const std::string& width) {
+  lsu_op(Op::kLdGlobal, addr, bytes, rows, stride, width);
 }
 
 void KernelBuilder::st_global(const std::string& addr, const std::string& bytes,
-                              const std::string& rows, const std::string& stride) {
-  lsu_op(Op::kStGlobal, addr, bytes, rows, stride);
+                              const std::string& rows, const std::string& stride,
+                              const std::string& width) {
+  lsu_op(Op::kStGlobal, addr, bytes, rows, stride, width);
 }
 
 void KernelBuilder::lsu_op(Op op, const std::string& addr, const std::string& bytes,
-                           const std::string& rows, const std::string& stride) {
+                           const std::string& rows, const std::string& stride,
+                           const std::string& width) {
   const ExprId a = expr(addr);
   const ExprId n = expr(bytes);
   const ExprId r = expr(rows);
   const ExprId s = expr(stride);
+  const ExprId w = expr(width);
   Instr& in = emit(op);
+  in.args[4] = w;
   in.args[0] = a;
   in.args[1] = n;
   in.args[2] = r;

@@ -41,10 +41,11 @@ class KernelBuilder {
   void bulk_store(const std::string& addr, const std::string& bytes);
   void tma_store_wait(const std::string& n);
   // LD_GLOBAL / ST_GLOBAL: `rows` rows of `bytes` contiguous bytes, `stride` bytes apart.
+  // `width`: bytes each thread accesses per instruction (16 = a 128-bit ld/st).
   void ld_global(const std::string& addr, const std::string& bytes, const std::string& rows = "1",
-                 const std::string& stride = "0");
+                 const std::string& stride = "0", const std::string& width = "16");
   void st_global(const std::string& addr, const std::string& bytes, const std::string& rows = "1",
-                 const std::string& stride = "0");
+                 const std::string& stride = "0", const std::string& width = "16");
   void ld_wait(const std::string& n);
   void mb_arrive(const std::string& bar, const std::string& index, const std::string& count = "1");
   void mb_expect_tx(const std::string& bar, const std::string& index, const std::string& bytes);
@@ -88,7 +89,7 @@ class KernelBuilder {
   Instr& emit(Op op);
   BarrierRef barrier_ref(const std::string& bar, const std::string& index);
   void lsu_op(Op op, const std::string& addr, const std::string& bytes, const std::string& rows,
-              const std::string& stride);
+              const std::string& stride, const std::string& width);
   Instr& barrier_op(Op op, const std::string& bar, const std::string& index,
                     const std::string& arg);
   uint16_t ring_ref(const std::string& ring);

@@ -66,7 +66,8 @@ enum class Op : uint8_t {
   kBulkLoad,      // args[0]=global address, args[1]=bytes, bar
   kBulkStore,     // args[0]=global address, args[1]=bytes
   kTmaStoreWait,  // args[0]=n: wait until at most n bulk stores still read shared memory
-  kLdGlobal,    // args[0]=address, args[1]=bytes per row, args[2]=rows, args[3]=row stride (bytes):
+  kLdGlobal,    // args[0]=address, args[1]=bytes per row, args[2]=rows, args[3]=row stride (bytes),
+                // args[4]=bytes per thread access (1, 2, 4, 8 or 16):
                 // the warpgroup's coalesced ld.global (load/store unit, L1 bypassed), registers
   kStGlobal,    // the same operands: st.global from registers
   kLdWait,      // args[0]=n: wait until at most n LD_GLOBAL of the warpgroup are pending

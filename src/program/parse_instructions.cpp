@@ -53,11 +53,12 @@ void lsu_access(Operands& ops, KernelBuilder& b, bool store) {
   const std::string bytes = ops.required_key("bytes", "bytes per row");
   const std::string rows = ops.key("rows").value_or("1");
   const std::string stride = ops.key("stride").value_or("0");
+  const std::string width = ops.key("width").value_or("16");
   ops.done();
   if (store) {
-    b.st_global(addr, bytes, rows, stride);
+    b.st_global(addr, bytes, rows, stride, width);
   } else {
-    b.ld_global(addr, bytes, rows, stride);
+    b.ld_global(addr, bytes, rows, stride, width);
   }
 }
 

@@ -97,6 +97,15 @@ void check_at_least(const Kernel& k, const Instr& in, ExprId id, int64_t min, co
   }
 }
 
+// A thread's global access is 1, 2, 4, 8 or 16 bytes (ld/st .u8 ... .v4.u32).
+void check_access_width(const Kernel& k, const Instr& in) {
+  int64_t w = 0;
+  if (k.exprs.is_constant(in.args[4], &w) && w != 1 && w != 2 && w != 4 && w != 8 && w != 16) {
+    throw_input_error(at(k, in.line), "{} width must be 1, 2, 4, 8 or 16 bytes, got {}",
+                      op_name(in.op), w);
+  }
+}
+
 void check_wgmma(const Kernel& k, const Instr& in) {
   int64_t n = 0;
   if (k.exprs.is_constant(in.args[0], &n) && (n < 8 || n > 256 || n % 8 != 0)) {
@@ -228,6 +237,7 @@ void check_instruction(const Kernel& k, const Instr& in) {
       check_at_least(k, in, in.args[1], 1, "bytes");
       check_at_least(k, in, in.args[2], 1, "rows");
       check_at_least(k, in, in.args[3], 0, "stride");
+      check_access_width(k, in);
       break;
     case Op::kLdWait:
       check_at_least(k, in, in.args[0], 0, "load count");

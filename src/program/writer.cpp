@@ -155,11 +155,16 @@ std::string Writer::instruction_text(const Instr& in) const {
     case Op::kBulkStore:
       return fmt::format("{} addr={} bytes={}", name, expr(in.args[0]), expr(in.args[1]));
     case Op::kLdGlobal:
-    case Op::kStGlobal:
-      return is_value(in.args[2], 1) && is_value(in.args[3], 0)
-                 ? fmt::format("{} addr={} bytes={}", name, expr(in.args[0]), expr(in.args[1]))
-                 : fmt::format("{} addr={} bytes={} rows={} stride={}", name, expr(in.args[0]),
-                               expr(in.args[1]), expr(in.args[2]), expr(in.args[3]));
+    case Op::kStGlobal: {
+      std::string s = fmt::format("{} addr={} bytes={}", name, expr(in.args[0]), expr(in.args[1]));
+      if (!is_value(in.args[2], 1) || !is_value(in.args[3], 0)) {
+        s += fmt::format(" rows={} stride={}", expr(in.args[2]), expr(in.args[3]));
+      }
+      if (!is_value(in.args[4], 16)) {
+        s += fmt::format(" width={}", expr(in.args[4]));
+      }
+      return s;
+    }
     case Op::kMbArrive:
       return fmt::format("{} {}{}", name, bar(in.bar),
                          is_value(in.args[0], 1) ? "" : fmt::format(" count={}", expr(in.args[0])));

@@ -438,11 +438,14 @@ Sm::StepResult Sm::execute_lsu(Warpgroup& wg, uint32_t w, const Instr& in, Time 
   const int64_t bytes = eval(wg, in.args[1]);
   const int64_t rows = eval(wg, in.args[2]);
   const int64_t stride = eval(wg, in.args[3]);
-  if (addr < 0 || bytes <= 0 || rows <= 0 || stride < 0) {
+  const int64_t width = eval(wg, in.args[4]);
+  if (addr < 0 || bytes <= 0 || rows <= 0 || stride < 0 ||
+      (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)) {
     throw_input_error(where(in),
-                      "{} needs an address >= 0, bytes >= 1, rows >= 1 and a stride >= 0, got "
-                      "address {}, bytes {}, rows {}, stride {}",
-                      program::op_name(in.op), addr, bytes, rows, stride);
+                      "{} needs an address >= 0, bytes >= 1, rows >= 1, a stride >= 0 and a "
+                      "width of 1, 2, 4, 8 or 16, got address {}, bytes {}, rows {}, stride {}, "
+                      "width {}",
+                      program::op_name(in.op), addr, bytes, rows, stride, width);
   }
   TmaTransaction x;
   x.cta_slot = wg.cta_slot;
@@ -455,11 +458,16 @@ Sm::StepResult Sm::execute_lsu(Warpgroup& wg, uint32_t w, const Instr& in, Time 
   x.row_stride = stride;
   if (!x.store) {
     ++wg.pending_loads;
+    // A 128-bit load's round trip is longer than a narrower one's (micro_lsu_chain.csv).
+    x.extra_cycles = width == 16 ? m_ctx.config.lsu.wide_load_cycles : 0;
   }
   m_lsu.accept(x, t);
   ++wg.pc;
   set_category(wg, WgCategory::kIssue, t);
-  const int64_t instructions = std::max<int64_t>(1, (x.tx_bytes + 2047) / 2048);
+  // One warp instruction per warp moves 32 x width bytes; the four warps issue side by side.
+  const int64_t per_instruction = 128 * width;
+  const int64_t instructions =
+      std::max<int64_t>(1, (x.tx_bytes + per_instruction - 1) / per_instruction);
   return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(static_cast<double>(instructions))};
 }
 

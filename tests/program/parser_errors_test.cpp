@@ -50,6 +50,8 @@ const ErrorCase kCases[] = {
      "LD_GLOBAL bytes must be >= 1, got 0"},
     {"StGlobalZeroRows", in_role("  ST_GLOBAL addr=0 bytes=16 rows=0 stride=64"), 5,
      "ST_GLOBAL rows must be >= 1, got 0"},
+    {"LdGlobalOddWidth", in_role("  LD_GLOBAL addr=0 bytes=96 width=12"), 5,
+     "LD_GLOBAL width must be 1, 2, 4, 8 or 16 bytes, got 12"},
     {"LdWaitNegative", in_role("  LD_WAIT -1"), 5, "LD_WAIT load count must be >= 0, got -1"},
     {"LdGlobalUnknownKey", in_role("  LD_GLOBAL addr=0 bytes=16 cache=cg"), 5,
      "unknown operand 'cache='"},

@@ -228,7 +228,7 @@ TEST(Parser, LoadStoreUnitInstructions) {
       "grid 4\n"
       "role main warpgroups=2\n"
       "  LD_GLOBAL addr=4096 bytes=2048\n"
-      "  LD_GLOBAL addr=cta * 64 + wg bytes=64 rows=4 stride=1024\n"
+      "  LD_GLOBAL addr=cta * 64 + wg bytes=64 rows=4 stride=1024 width=4\n"
       "  LD_WAIT 1\n"
       "  ST_GLOBAL addr=8192 bytes=512\n"
       "  LD_WAIT 0\n"
@@ -240,16 +240,18 @@ TEST(Parser, LoadStoreUnitInstructions) {
   EXPECT_EQ(eval_const(k, code[0].args[1]), 2048);
   EXPECT_EQ(eval_const(k, code[0].args[2]), 1);
   EXPECT_EQ(eval_const(k, code[0].args[3]), 0);
+  EXPECT_EQ(eval_const(k, code[0].args[4]), 16);  // 128-bit accesses unless width= says
   ASSERT_EQ(code[1].op, Op::kLdGlobal);
   EXPECT_EQ(eval_const(k, code[1].args[2]), 4);
   EXPECT_EQ(eval_const(k, code[1].args[3]), 1024);
+  EXPECT_EQ(eval_const(k, code[1].args[4]), 4);
   ASSERT_EQ(code[2].op, Op::kLdWait);
   EXPECT_EQ(eval_const(k, code[2].args[0]), 1);
   ASSERT_EQ(code[3].op, Op::kStGlobal);
   EXPECT_EQ(eval_const(k, code[3].args[1]), 512);
   const std::string once = write_program(k);
   EXPECT_NE(once.find("LD_GLOBAL addr=4096 bytes=2048\n"), std::string::npos) << once;
-  EXPECT_NE(once.find("rows=4 stride=1024"), std::string::npos) << once;
+  EXPECT_NE(once.find("rows=4 stride=1024 width=4"), std::string::npos) << once;
   EXPECT_EQ(write_program(parse_program(once, "again.asim")), once);
 }
 

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "test_util.h"
 #include "util/error.h"
 
@@ -82,6 +84,27 @@ TEST(Primitives, GlobalLoadMissThenHit) {
   EXPECT_EQ(r.lsu_bytes, 512u);
   EXPECT_EQ(r.lsu_requests, 4u);
   EXPECT_EQ(r.lsu_requests, r.lsu_responses);
+}
+
+// The access width: a 2 KB LD_GLOBAL is one warp instruction per warp at 16 B per thread (issue
+// 1 cycle) and four at 4 B (4 cycles); a 128-bit load's round trip is lsu.wide_load_cycles (7
+// here) longer. 16 lines at 4 cycles each: the last leaves 60 cycles after the first, reaches
+// its slice 100 later, misses (1 channel cycle + 300) and is back 100 later.
+TEST(Primitives, GlobalLoadWidthSetsIssueAndLatency) {
+  const GpuConfig c = simple_gpu({"lsu.wide_load_cycles=7"});
+  for (const auto& [width, end, waited] :
+       std::vector<std::tuple<int, int64_t, int64_t>>{{16, 588, 587}, {4, 581, 577}}) {
+    KernelBuilder b("ldg_width");
+    b.begin_role("main", 1);
+    b.ld_global("0", "2048", "1", "0", std::to_string(width));
+    b.ld_wait("0");
+    b.end_role();
+    const SimResult r = simulate(b.finish(), c);
+    // width 16: generation starts at 20 + 7 = 27, last line 87, slice 187, back 588.
+    // width 4: starts at 20, last line 80, back 581; LD_WAIT issues at 4 instead of 1.
+    EXPECT_EQ(r.cycles, end) << "width " << width;
+    EXPECT_EQ(r.stall_cycles.at("main").at("wait_load"), waited) << "width " << width;
+  }
 }
 
 // LD_WAIT n leaves n loads pending; EXIT waits for the rest (a warp retires once its loads have
