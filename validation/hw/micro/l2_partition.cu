@@ -52,8 +52,12 @@ __global__ void __launch_bounds__(32, 1)
 
 int main(int argc, char** argv) {
   bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  // --contiguous: 1024 consecutive lines from 1 MiB into the region instead of 192 random ones,
+  // timed from 4 SMs of each partition group (micro_l2_partition.csv: SM 0's group holds SMs 0,
+  // 1, 6, 7, the other 2, 3, 4, 5): how finely the address space alternates between partitions.
+  const bool contiguous = argc > 1 && std::string(argv[argc - 1]) == "--contiguous";
   const int sms = num_sms();
-  const int n = smoke ? 32 : 192;
+  const int n = contiguous ? 1024 : smoke ? 32 : 192;
   const size_t region = size_t(64) << 20, flush_bytes = size_t(512) << 20;
   uint8_t *buf, *fl;
   int* sink;
@@ -69,6 +73,7 @@ int main(int argc, char** argv) {
   // Distinct random lines of the 64 MiB region.
   std::vector<uint32_t> lines;
   uint64_t x = 88172645463325252ull;
+  for (int i = 0; contiguous && i < n; ++i) lines.push_back(8192u + (uint32_t)i);
   while ((int)lines.size() < n) {
     x ^= x << 13;
     x ^= x >> 7;
@@ -83,7 +88,11 @@ int main(int argc, char** argv) {
   printf("helper,smid,line,pass,cycles\n");
   std::vector<int> helpers = {0};
   std::vector<int> targets;
-  for (int s = 0; s < sms; s += smoke ? 33 : 1) targets.push_back(s);
+  if (contiguous) {
+    targets = {0, 1, 6, 7, 2, 3, 4, 5};
+  } else {
+    for (int s = 0; s < sms; s += smoke ? 33 : 1) targets.push_back(s);
+  }
   std::vector<long long> h(2 * n);
   for (int helper : helpers) {
     for (int s : targets) {
