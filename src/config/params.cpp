@@ -333,6 +333,12 @@ std::vector<ParamSpec> build_specs() {
       "l2.hash", "address-to-slice hash", [](GpuConfig& c) -> SliceHash& { return c.mem.l2_hash; },
       {{"modulo", SliceHash::kModulo}, {"xor", SliceHash::kXor}, {"ipoly", SliceHash::kIpoly}}));
   s.push_back(int_param(
+      "l2.partition_granule_bytes", "bytes",
+      "contiguous bytes homed in one L2 partition (a power of two >= the line): 128 lets the slice "
+      "hash alone pick the partition of every line; larger, a hash of the granule picks the "
+      "partition and the slice hash the slice within it",
+      [](GpuConfig& c) -> int& { return c.mem.l2_partition_granule_bytes; }, 1, 1 << 30));
+  s.push_back(int_param(
       "l2.hit_cycles", "L2 cycles", "round trip SM -> near slice -> SM on a hit",
       [](GpuConfig& c) -> int& { return c.mem.l2_hit_cycles; }, 1, 100000));
   s.push_back(int_param(

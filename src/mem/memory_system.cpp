@@ -4,6 +4,8 @@
 #include <array>
 #include <bit>
 
+#include "util/error.h"
+
 namespace asyncsim {
 namespace {
 
@@ -70,6 +72,15 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_coalescer.push_back(static_cast<uint16_t>(place_coalescer(sm)));
   }
   build_ipoly_tables();
+  {
+    const int g = config.mem.l2_partition_granule_bytes;
+    if (g < m_line_bytes || (g & (g - 1)) != 0) {
+      throw_input_error("l2.partition_granule_bytes",
+                        "must be a power of two of at least one line ({} bytes), got {}",
+                        m_line_bytes, g);
+    }
+    m_granule_shift = std::countr_zero(static_cast<unsigned>(g / m_line_bytes));
+  }
   if (config.mem.dram_bank_model) {
     HbmParams hp = config.mem.hbm;
     hp.channels = config.mem.dram_channels;
@@ -155,7 +166,20 @@ int MemorySystem::slice_of(uint64_t line) const {
       for (int byte = 0; byte < 8; ++byte) {
         r ^= m_ipoly_table[static_cast<size_t>(byte) * 256 + ((line >> (8 * byte)) & 0xFF)];
       }
-      return static_cast<int>(m_odd_div.mod(line) * (n / m_hash_odd) + r);
+      const auto slice = static_cast<int>(m_odd_div.mod(line) * (n / m_hash_odd) + r);
+      if (m_granule_shift == 0) {
+        return slice;
+      }
+      // l2.partition_granule_bytes: the granule's hash picks the partition (micro_l2_partition_
+      // contig.csv: on the H200 every aligned 4 KB lies in one partition), the line's slice
+      // within it; the halves (slice mod N/2) stay balanced for N = 3 * 2^k.
+      const int half = m_num_slices / 2;
+      // The partition is the parity of the granule's address bits but its bits 2 and 4 (the
+      // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
+      // inverted, repeated; bits above 8 are not observed and all taken).
+      const uint64_t part =
+          static_cast<uint64_t>(std::popcount((line >> m_granule_shift) & ~uint64_t{0x14}) & 1);
+      return static_cast<int>(part) * half + slice % half;
     }
   }
   return 0;

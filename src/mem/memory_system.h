@@ -221,6 +221,7 @@ class MemorySystem {
   std::vector<uint32_t> m_mshr_count;
   std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;                  // odd factor of the slice count
+  int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
   FastDiv m_odd_div;                        // by m_hash_odd
   FastDiv m_slice_div;                      // by the slice count
   FastDiv m_set_div;                        // by the sets per slice

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "../sim/test_util.h"
+#include "util/error.h"
 
 namespace asyncsim {
 namespace {
@@ -196,6 +197,40 @@ TEST(MemorySystem, IpolyHashSpreadsPowerOfTwoStrides) {
     EXPECT_EQ(sa.size(), 96u) << "stride " << stride_lines;
     EXPECT_LT(sb.size(), 96u) << "stride " << stride_lines;
   }
+}
+
+// l2.partition_granule_bytes = 4096 (the H200 config, micro_l2_partition_contig.csv): the 32
+// lines of an aligned 4 KB share a partition, the granules split about evenly between the two,
+// and within a partition the lines still reach all 48 of its slices. At 128 (one line), the
+// 32 lines of a granule fall in both partitions.
+TEST(MemorySystem, PartitionGranuleKeepsAligned4KbInOnePartition) {
+  const GpuConfig g4k = load_gpu_config("h200", {"l2.partition_granule_bytes=4096"});
+  const GpuConfig g128 = load_gpu_config("h200", {"l2.partition_granule_bytes=128"});
+  MemorySystem a(g4k, ClockDomain::from_mhz(1980));
+  MemorySystem b(g128, ClockDomain::from_mhz(1980));
+  int upper = 0;
+  std::set<int> slices0;
+  bool mixed128 = false;
+  for (uint64_t g = 1000; g < 1400; ++g) {
+    std::set<int> parts;
+    std::set<int> parts128;
+    for (uint64_t l = g * 32; l < g * 32 + 32; ++l) {
+      parts.insert(a.partition_of_slice(a.slice_of(l)));
+      parts128.insert(b.partition_of_slice(b.slice_of(l)));
+      if (a.partition_of_slice(a.slice_of(l)) == 0) {
+        slices0.insert(a.slice_of(l));
+      }
+    }
+    ASSERT_EQ(parts.size(), 1u) << "granule " << g;
+    upper += *parts.begin();
+    mixed128 = mixed128 || parts128.size() == 2;
+  }
+  EXPECT_GT(upper, 160);  // of 400 granules
+  EXPECT_LT(upper, 240);
+  EXPECT_EQ(slices0.size(), 48u);
+  EXPECT_TRUE(mixed128);
+  const GpuConfig bad = load_gpu_config("h200", {"l2.partition_granule_bytes=3000"});
+  EXPECT_THROW(MemorySystem(bad, ClockDomain::from_mhz(1980)), InputError);
 }
 
 TEST(MemorySystem, EveryRequestGetsOneResponse) {
