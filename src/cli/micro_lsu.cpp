@@ -159,6 +159,33 @@ MicroRow lsu_row(const MicroRow& key) {
 
 }  // namespace
 
+namespace {
+
+// Runs a dependent-load chain (after a full-chip read of [0, touch_bytes) when that is > 0, else
+// from a cold L2) and summarises its samples: one LD_GLOBAL's issue to the next's, first 8
+// dropped (the hardware's clock64 around each load). `samples` receives them.
+Summary chain_summary(const GpuConfig& c, const program::Kernel& chain, int64_t touch_bytes,
+                      std::vector<int64_t>& samples) {
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  if (touch_bytes > 0) {
+    const program::Kernel touch = touch_kernel(c, 0, touch_bytes);
+    simulate_sequence({&touch, &chain}, c, ro);
+  } else {
+    simulate_sequence({&chain}, c, ro);
+  }
+  const std::vector<Time> t = marks(trace, Op::kLdGlobal);
+  samples.clear();
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    samples.push_back(sm_cycles(c, t[i + 1] - t[i]));
+  }
+  samples.erase(samples.begin(), samples.begin() + std::min<size_t>(8, samples.size()));
+  return summarize(samples);
+}
+
+}  // namespace
+
 const std::vector<std::string>& lsu_columns() {
   return kLsuColumns;
 }
@@ -196,23 +223,8 @@ MicroRow lsu_latency_simulate(const MicroRow& key, const GpuConfig& c, const Mic
   b.ld_wait("0");
   b.end_loop();
   b.end_role();
-  const program::Kernel chase = b.finish();
-  std::vector<IssueMark> trace;
-  RunOptions ro;
-  ro.issue_trace = &trace;
-  if (src == "l2") {
-    const program::Kernel touch = touch_kernel(c, 0, bytes);
-    simulate_sequence({&touch, &chase}, c, ro);
-  } else {
-    simulate_sequence({&chase}, c, ro);
-  }
-  const std::vector<Time> t = marks(trace, Op::kLdGlobal);
   std::vector<int64_t> v;
-  for (size_t i = 0; i + 1 < t.size(); ++i) {
-    v.push_back(sm_cycles(c, t[i + 1] - t[i]));
-  }
-  v.erase(v.begin(), v.begin() + std::min<size_t>(8, v.size()));
-  const Summary sm = summarize(v);
+  const Summary sm = chain_summary(c, b.finish(), src == "l2" ? bytes : 0, v);
   MicroRow r = lsu_row(key);
   r["sms"] = s(1);
   r["ctas_per_sm"] = s(1);
@@ -382,23 +394,8 @@ MicroRow lsu_chain_simulate(const MicroRow& key, const GpuConfig& c, const Micro
   b.ld_wait("0");
   b.end_loop();
   b.end_role();
-  const program::Kernel chain = b.finish();
-  std::vector<IssueMark> trace;
-  RunOptions ro;
-  ro.issue_trace = &trace;
-  const program::Kernel touch = touch_kernel(c, 0, bytes);
-  if (l2) {
-    simulate_sequence({&touch, &chain}, c, ro);
-  } else {
-    simulate_sequence({&chain}, c, ro);
-  }
-  const std::vector<Time> t = marks(trace, Op::kLdGlobal);
   std::vector<int64_t> v;
-  for (size_t i = 0; i + 1 < t.size(); ++i) {
-    v.push_back(sm_cycles(c, t[i + 1] - t[i]));
-  }
-  v.erase(v.begin(), v.begin() + std::min<size_t>(8, v.size()));
-  const Summary sm = summarize(v);
+  const Summary sm = chain_summary(c, b.finish(), l2 ? bytes : 0, v);
   MicroRow r = key;
   r["bytes_per_warp"] = s(lanes * width);
   r["samples"] = s(static_cast<int64_t>(v.size()));

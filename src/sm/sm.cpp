@@ -357,12 +357,7 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
     return {Outcome::kBlocked, 0};
   }
   if (m_tma.full()) {
-    --m_ready;
-    wg.state = WgState::kBlocked;
-    wg.block = BlockReason::kTmaQueue;
-    wg.wait_pc = wg.pc;
-    set_category(wg, WgCategory::kWaitTmaQueue, t);
-    return {Outcome::kBlocked, 0};
+    return block_on_queue(wg, BlockReason::kTmaQueue, WgCategory::kWaitTmaQueue, t);
   }
   TmaTransaction x;
   x.cta_slot = wg.cta_slot;
@@ -401,6 +396,16 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(gap)};
 }
 
+// The engine the instruction needs is full: the warpgroup retries it when a slot frees.
+Sm::StepResult Sm::block_on_queue(Warpgroup& wg, BlockReason reason, WgCategory c, Time t) {
+  --m_ready;
+  wg.state = WgState::kBlocked;
+  wg.block = reason;
+  wg.wait_pc = wg.pc;
+  set_category(wg, c, t);
+  return {Outcome::kBlocked, 0};
+}
+
 Sm::StepResult Sm::block_on_loads(Warpgroup& wg, int64_t n, Time t) {
   --m_ready;
   wg.state = WgState::kBlocked;
@@ -427,12 +432,7 @@ Sm::StepResult Sm::execute_lsu(Warpgroup& wg, uint32_t w, const Instr& in, Time 
     return r;
   }
   if (m_lsu.full()) {
-    --m_ready;
-    wg.state = WgState::kBlocked;
-    wg.block = BlockReason::kLsuQueue;
-    wg.wait_pc = wg.pc;
-    set_category(wg, WgCategory::kWaitLsuQueue, t);
-    return {Outcome::kBlocked, 0};
+    return block_on_queue(wg, BlockReason::kLsuQueue, WgCategory::kWaitLsuQueue, t);
   }
   const int64_t addr = eval(wg, in.args[0]);
   const int64_t bytes = eval(wg, in.args[1]);

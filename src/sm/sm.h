@@ -65,6 +65,7 @@ class Sm {
   StepResult execute_memory(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
   StepResult execute_lsu(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
   StepResult block_on_loads(Warpgroup& wg, int64_t n, Time t);
+  StepResult block_on_queue(Warpgroup& wg, BlockReason reason, WgCategory c, Time t);
   StepResult execute_barrier(Warpgroup& wg, uint32_t wg_index, const program::Instr& in, Time t);
   StepResult execute_tensor(Warpgroup& wg, const program::Instr& in, Time t);
   StepResult execute_compute(const program::Instr& in, const Warpgroup& wg, Time t);
