@@ -339,6 +339,11 @@ std::vector<ParamSpec> build_specs() {
       "partition and the slice hash the slice within it",
       [](GpuConfig& c) -> int& { return c.mem.l2_partition_granule_bytes; }, 1, 1 << 30));
   s.push_back(int_param(
+      "l2.pair_spread_cycles", "L2 cycles",
+      "round-trip latency an SM-slice pair adds to l2.hit_cycles, spread evenly over 0 .. this "
+      "by a hash of the pair (the crossbar's distances); 0: every pair alike",
+      [](GpuConfig& c) -> int& { return c.mem.l2_pair_spread_cycles; }, 0, 100000));
+  s.push_back(int_param(
       "l2.hit_cycles", "L2 cycles", "round trip SM -> near slice -> SM on a hit",
       [](GpuConfig& c) -> int& { return c.mem.l2_hit_cycles; }, 1, 100000));
   s.push_back(int_param(

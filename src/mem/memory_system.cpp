@@ -51,6 +51,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
   m_half_hit = m_l2_clock.cycles(config.mem.l2_hit_cycles / 2.0);
   m_half_far = m_l2_clock.cycles(config.mem.l2_far_extra_cycles / 2.0);
+  m_pair_spread_ps = m_l2_clock.cycles(config.mem.l2_pair_spread_cycles / 2.0);
   m_write_ack = m_l2_clock.cycles(config.mem.l2_write_ack_cycles);
   m_dram_latency = m_dram_clock.cycles(config.mem.dram_latency_cycles);
   m_slice_ps_per_byte = m_l2_clock.period_ps / config.mem.l2_slice_bytes_per_cycle;
@@ -521,8 +522,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     m_hbm->prefetch(req.line * static_cast<uint64_t>(m_line_bytes));
   }
   m_slice_stats[slice].far_accesses += far ? 1 : 0;
-  const Time near_way = m_half_hit;
-  const Time one_way = m_half_hit + (far ? m_half_far : 0);
+  const Time near_way = m_half_hit + pair_extra(req.sm, proxy);
+  const Time one_way = m_half_hit + (far ? m_half_far : 0) + pair_extra(req.sm, slice);
   if (req.write) {
     // The data crosses the SM's outgoing port, then the slice's incoming port; the crossbar
     // latency already holds one packet's serialization, so only the queueing adds.

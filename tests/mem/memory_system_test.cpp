@@ -233,6 +233,28 @@ TEST(MemorySystem, PartitionGranuleKeepsAligned4KbInOnePartition) {
   EXPECT_THROW(MemorySystem(bad, ClockDomain::from_mhz(1980)), InputError);
 }
 
+// l2.pair_spread_cycles: each SM-slice pair adds its own share of the spread to the hit round
+// trip (0 .. 100 cycles here), the same every time; pairs differ.
+TEST(MemorySystem, PairSpreadGivesEachSmSlicePairItsOwnHitLatency) {
+  const GpuConfig cfg = testing::simple_gpu({"l2.pair_spread_cycles=100"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  std::set<Time> seen;
+  Time t = 10'000 * kNs;
+  for (uint64_t line = 0; line < 4; ++line) {  // the 4 slices of the simple GPU
+    for (uint16_t sm = 0; sm < 2; ++sm) {
+      mem.access(read(line, sm), 0);  // resident
+      const Time first = mem.access(read(line, sm), t) - t;
+      const Time again = mem.access(read(line, sm), t + 1000 * kNs) - (t + 1000 * kNs);
+      EXPECT_EQ(first, again);
+      EXPECT_GE(first, 200 * kNs);
+      EXPECT_LT(first, 300 * kNs);
+      seen.insert(first);
+      t += 2000 * kNs;
+    }
+  }
+  EXPECT_GE(seen.size(), 4u);
+}
+
 TEST(MemorySystem, EveryRequestGetsOneResponse) {
   const GpuConfig cfg = load_gpu_config("h200");
   MemorySystem mem(cfg, ClockDomain::from_mhz(1980));
