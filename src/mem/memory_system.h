@@ -219,22 +219,22 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
-  std::vector<uint64_t> m_ipoly_table;      // [byte][value] -> remainder, for SliceHash::kIpoly
-  uint64_t m_hash_odd = 1;                  // odd factor of the slice count
-  Time m_pair_spread_ps = 0;  // l2.pair_spread_cycles / 2, one way
+  std::vector<uint64_t> m_ipoly_table;  // [byte][value] -> remainder, for SliceHash::kIpoly
+  uint64_t m_hash_odd = 1;              // odd factor of the slice count
+  Time m_pair_spread_ps = 0;            // l2.pair_spread_cycles / 2, one way
   Time pair_extra(int sm, int slice) const {
     if (m_pair_spread_ps == 0) {
       return 0;
     }
     const uint64_t h = (static_cast<uint64_t>(sm) * 0x9E3779B97F4A7C15ULL) ^
                        (static_cast<uint64_t>(slice) * 0xC2B2AE3D27D4EB4FULL);
-    return static_cast<Time>(static_cast<double>((h * 0xD6E8FEB86659FD93ULL) >> 40) *
-                             0x1.0p-24 * static_cast<double>(m_pair_spread_ps));
+    return static_cast<Time>(static_cast<double>((h * 0xD6E8FEB86659FD93ULL) >> 40) * 0x1.0p-24 *
+                             static_cast<double>(m_pair_spread_ps));
   }
   int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
-  FastDiv m_odd_div;                        // by m_hash_odd
-  FastDiv m_slice_div;                      // by the slice count
-  FastDiv m_set_div;                        // by the sets per slice
+  FastDiv m_odd_div;        // by m_hash_odd
+  FastDiv m_slice_div;      // by the slice count
+  FastDiv m_set_div;        // by the sets per slice
   std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
   size_t m_served_way = 0;  // index of the way that served the last read (home or near copy)
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
