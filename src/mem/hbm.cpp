@@ -149,6 +149,18 @@ Time HbmSystem::idle_miss_latency(int bytes) const {
 // bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
 // and banks in the long run, while a short run stays inside its window's group.
 HbmAddress HbmSystem::decode(uint64_t addr) const {
+  // Every field depends on the address above the interleave granule only; the memory system
+  // decodes each missed line twice (its prefetch hint, then the access), so one entry suffices.
+  const uint64_t key = addr >> m_interleave_shift;
+  if (key == m_decoded_key) {
+    return m_decoded;
+  }
+  m_decoded_key = key;
+  m_decoded = decode_uncached(addr);
+  return m_decoded;
+}
+
+HbmAddress HbmSystem::decode_uncached(uint64_t addr) const {
   const uint64_t row = addr >> m_row_shift;
   const auto slot_mask = static_cast<uint64_t>(m_slots - 1);
   const auto bank_mask = static_cast<uint64_t>(m_banks_per_pc - 1);

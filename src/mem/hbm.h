@@ -188,6 +188,9 @@ class HbmSystem {
   uint64_t m_group_pow2_mask;
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;
   int m_row_shift;
+  HbmAddress decode_uncached(uint64_t addr) const;
+  mutable uint64_t m_decoded_key = UINT64_MAX;  // addr >> interleave of the last decode
+  mutable HbmAddress m_decoded;
   // Timing in ps.
   Time m_rcd, m_rp, m_ras, m_cl, m_wl, m_rtp, m_wr, m_ccd_l, m_rrd_s, m_rrd_l, m_faw;
   Time m_wtr_s, m_wtr_l, m_rtw, m_refi, m_rfc, m_rfcpb, m_ctrl, m_burst_slot, m_burst;

@@ -454,9 +454,9 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
 
 // Remote-copy proxy: a near slice may hold a clean copy of a far line.
 bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive,
-                                    Time& ready) {
-  int set = 0;
-  Way* way = lookup(proxy, line, set);
+                                    Time& ready, CopySlot& slot) {
+  Way* way = lookup(proxy, line, slot.set);
+  slot.way = way;
   if (!way || (sectors & ~way->valid) != 0) {
     return false;
   }
@@ -471,13 +471,19 @@ bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, T
 }
 
 void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready,
-                               bool reused) {
+                               bool reused, const CopySlot* known) {
   const double p = m_config.mem.l2_remote_copy_probability;
   if (p < 1.0 && static_cast<double>(mix64(line * 0x9e3779b97f4a7c15ULL) >> 11) * 0x1.0p-53 >= p) {
     return;
   }
   int set = 0;
-  Way* way = lookup(proxy, line, set);
+  Way* way = nullptr;
+  if (known) {  // the proxy's set was searched for this line already, and has not changed since
+    set = known->set;
+    way = known->way;
+  } else {
+    way = lookup(proxy, line, set);
+  }
   const uint8_t insert = reused ? m_write_insert : m_read_insert;
   if (!way) {
     way = &allocate(proxy, set, line, now, insert);  // a dirty victim's write-back starts now
@@ -549,7 +555,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     way->rrpv = std::min(way->rrpv, m_write_insert);
     way->lru = ++m_lru_clock[slice];
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
-      insert_copy(proxy, req.line, req.sectors, t + near_way, start, true);
+      insert_copy(proxy, req.line, req.sectors, t + near_way, start, true, nullptr);
     }
     // Acknowledged once the slice has taken the data: a congested slice delays the ack (and with
     // it whatever waits for acks: a kernel's end, the unit's in-flight cap).
@@ -560,15 +566,17 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   Time ready = 0;
   int served_by = slice;
   Time back = one_way;  // slice -> SM
+  CopySlot copy_slot;
   if (far && m_config.mem.l2_remote_copy &&
-      near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready)) {
+      near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready, copy_slot)) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
   } else {
     done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
-      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false);
+      // read_at_slice touched only the home slice: the proxy's set is as near_copy_serves found it.
+      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, &copy_slot);
     }
   }
   if (m_noc_ports) {

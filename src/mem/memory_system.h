@@ -138,11 +138,18 @@ class MemorySystem {
   // Serves a read at `slice` arriving at `arrive`; returns when the data leaves the slice.
   Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
   Time reserve_slice(int slice, Time arrive, int bytes);
-  bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready);
+  // Where a far line's near copy is, or would go (its set in the proxy slice).
+  struct CopySlot {
+    Way* way = nullptr;
+    int set = 0;
+  };
+  bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready,
+                        CopySlot& slot);
   // Whether this eviction prefers the set's least recently used line read only once
   // (l2.clean_first_probability, drawn from a hash of the eviction count).
   bool clean_first_now();
-  void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused);
+  void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused,
+                   const CopySlot* known);
   struct CoalescerEntry {
     uint64_t line = UINT64_MAX;
     Time ready = 0;
