@@ -28,6 +28,8 @@ using micro_detail::lsu_vector_add_points;
 using micro_detail::lsu_vector_add_simulate;
 using micro_detail::mem_points;
 using micro_detail::mem_simulate;
+using micro_detail::repeat_points;
+using micro_detail::repeat_run;
 using micro_detail::reuse_stream_points;
 using micro_detail::reuse_stream_run;
 using micro_detail::size_points;
@@ -71,6 +73,18 @@ const std::vector<MicroBench>& micro_benches() {
        "complete_cycles_median",
        issue_points,
        issue_simulate},
+      {"tma_repeat",
+       "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
+       "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "
+       "of 16 B + LD_WAIT, tma = MB_ARRIVE_EXPECT_TX + 128-B bulk copy + MB_WAIT; cycles = one "
+       "read's first instruction to the next read's",
+       {"mode", "smid", "line", "pass", "cycles"},
+       {"mode", "smid", "line", "pass"},
+       "cycles",
+       repeat_points,
+       nullptr,
+       {"mode", "smid"},
+       repeat_run},
       {"tma_bw",
        "all SMs x ctas_per_sm CTAs of 1 warpgroup, a ring of `slots` copies per CTA (one "
        "mbarrier per slot, reissued on completion), grid-stride units as tma_bw.cu; tensor1d "

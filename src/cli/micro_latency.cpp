@@ -296,4 +296,96 @@ MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpti
           {"complete_cycles_min", s(sc.min)}};
 }
 
+// ---------------------------------------------------------------------------------------------
+// tma_repeat: one thread on SM s (0, 2, 1, 3) reads each of 192 random lines of a 64 MiB region
+// 4 times from a cold L2 (pass 0 from DRAM), one read at a time: lsu = a dependent 16-B
+// ld.global.cg, tma = arm + one 128-B bulk copy + wait. The lines of tma_repeat.cu (its
+// xorshift draw); the region starts at address 0.
+
+constexpr int kRepeatLines = 192;
+constexpr int kRepeatPasses = 4;
+
+std::vector<int64_t> repeat_lines() {
+  std::vector<int64_t> lines;
+  uint64_t x = 88172645463325252ULL;
+  const uint64_t region_lines = (64 * kMiB) / 128;
+  while (static_cast<int>(lines.size()) < kRepeatLines) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const auto l = static_cast<int64_t>(x % region_lines);
+    if (std::find(lines.begin(), lines.end(), l) == lines.end()) {
+      lines.push_back(l);
+    }
+  }
+  return lines;
+}
+
+std::vector<MicroRow> repeat_points() {
+  std::vector<MicroRow> out;
+  for (const int sm : {0, 2, 1, 3}) {
+    for (const char* mode : {"lsu", "tma"}) {
+      for (int pass = 0; pass < kRepeatPasses; ++pass) {
+        for (int line = 0; line < kRepeatLines; ++line) {
+          out.push_back({{"mode", mode}, {"smid", s(sm)}, {"line", s(line)}, {"pass", s(pass)}});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const MicroOptions&) {
+  const std::string& mode = key_str(run, "mode");
+  const int64_t sm = key_int(run, "smid");
+  if ((mode != "lsu" && mode != "tma") || sm < 0 || sm >= c.sm.count) {
+    throw_input_error("micro tma_repeat", "expected mode lsu or tma and an SM below {}, got {} {}",
+                      c.sm.count, mode, sm);
+  }
+  const bool tma = mode == "tma";
+  const std::vector<int64_t> lines = repeat_lines();
+  KernelBuilder b("tma_repeat");
+  b.set_resources(32, 1024);
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  b.loop("p", "0", s(kRepeatPasses));
+  for (int i = 0; i < kRepeatLines; ++i) {
+    const std::string addr = s(lines[static_cast<size_t>(i)] * 128);
+    if (tma) {
+      b.mb_arrive_expect_tx("bar", "0", "128");
+      b.bulk_load(addr, "128", "bar", "0");
+      b.mb_wait("bar", "0", s(i % 2));  // 192 reads per pass: the parity repeats every pass
+    } else {
+      b.ld_global(addr, "16", "1", "0", "16");
+      b.ld_wait("0");
+    }
+  }
+  b.end_loop();
+  b.end_role();
+  const program::Kernel k = b.finish();
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  ro.first_sm = static_cast<int>(sm);
+  simulate(k, c, ro);
+  // One sample per read: from its first instruction to the next read's (or EXIT).
+  const std::vector<Time> t = marks(trace, tma ? Op::kMbArriveExpectTx : Op::kLdGlobal);
+  if (t.size() != static_cast<size_t>(kRepeatLines * kRepeatPasses) + 1) {
+    throw_input_error("micro tma_repeat", "expected {} reads, traced {}",
+                      kRepeatLines * kRepeatPasses, t.size() - 1);
+  }
+  std::vector<MicroRow> out;
+  for (int pass = 0; pass < kRepeatPasses; ++pass) {
+    for (int line = 0; line < kRepeatLines; ++line) {
+      const size_t i = static_cast<size_t>(pass * kRepeatLines + line);
+      out.push_back({{"mode", mode},
+                     {"smid", s(sm)},
+                     {"line", s(line)},
+                     {"pass", s(pass)},
+                     {"cycles", s(sm_cycles(c, t[i + 1] - t[i]))}});
+    }
+  }
+  return out;
+}
+
 }  // namespace asyncsim::cli::micro_detail

@@ -96,6 +96,19 @@ class MemorySystem {
   int partition_of_sm(int sm) const;
   int coalescer_of_sm(int sm) const;  // index of the request coalescer an SM's reads go through
   int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
+  // The share (0 <= share < 1) of l2.pair_spread_cycles an SM-slice pair adds to its round
+  // trip: the top bits of a full 64-bit mix of the pair, so every SM's shares over the slices
+  // spread evenly (a product of the two ids did not: SM 0's stayed below half).
+  static double pair_share(int sm, int slice) {
+    uint64_t x =
+        (static_cast<uint64_t>(sm) << 32) ^ static_cast<uint64_t>(slice) ^ 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return static_cast<double>(x >> 40) * 0x1.0p-24;
+  }
   int num_slices() const { return m_num_slices; }
   int num_channels() const { return static_cast<int>(m_channel_free.size()); }
   const HbmSystem* hbm() const { return m_hbm.get(); }
@@ -233,10 +246,7 @@ class MemorySystem {
     if (m_pair_spread_ps == 0) {
       return 0;
     }
-    const uint64_t h = (static_cast<uint64_t>(sm) * 0x9E3779B97F4A7C15ULL) ^
-                       (static_cast<uint64_t>(slice) * 0xC2B2AE3D27D4EB4FULL);
-    return static_cast<Time>(static_cast<double>((h * 0xD6E8FEB86659FD93ULL) >> 40) * 0x1.0p-24 *
-                             static_cast<double>(m_pair_spread_ps));
+    return static_cast<Time>(pair_share(sm, slice) * static_cast<double>(m_pair_spread_ps));
   }
   int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
   FastDiv m_odd_div;        // by m_hash_odd

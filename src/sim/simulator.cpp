@@ -131,6 +131,15 @@ void Run::dispatch_initial(Time t) {
       order.push_back(sm.get());
     }
   }
+  if (m_options.first_sm > 0) {
+    const auto at = std::find_if(order.begin(), order.end(), [&](const Sm* sm) {
+      return static_cast<int>(sm->id()) == m_options.first_sm;
+    });
+    if (at == order.end()) {
+      throw_input_error("first_sm", "no SM {} (the GPU has {})", m_options.first_sm, m_sms.size());
+    }
+    std::rotate(order.begin(), at, order.end());
+  }
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
     placed = false;

@@ -30,6 +30,9 @@ struct RunOptions {
   std::vector<IssueMark>* issue_trace = nullptr;
   // With a timeline: the interval of its DRAM read / write GB/s counter tracks.
   double counter_sample_ns = 1000;
+  // Placement starts at this SM of sm.dispatch_order's order (and wraps), so a one-CTA
+  // microbenchmark can run on a chosen SM as the hardware's do by %smid.
+  int first_sm = 0;
 };
 
 struct SimResult {

@@ -2,6 +2,7 @@
 // timeline's DRAM counter tracks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -80,6 +81,34 @@ TEST(Micro, DramStreamingBandwidthMatchesTheH200) {
   ASSERT_EQ(r.size(), 1u) << o.out;
   EXPECT_EQ(r[0][6], "4556.7");
   EXPECT_LT(std::abs(std::stod(r[0][8])), 5.0) << o.out;
+}
+
+// tma_repeat: every read after the first of a line is an L2 hit served near (a far line's first
+// read leaves a near copy, as on the H200: micro_tma_repeat.csv), so passes 1-3 are far below
+// pass 0 (DRAM) and alike on SMs of both partition groups (0 and 2), for both paths; and the
+// near hit is within 10 % of the H200's medians (LSU 292-293, TMA 313-314 cycles).
+TEST(Micro, TmaRepeatReadsAreNearAfterTheFirst) {
+  const Outcome o =
+      run("micro tma_repeat --compare " + kData + "micro_tma_repeat.csv --where smid=0,2 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u * 2u * 4u * 192u) << o.out;
+  // columns: mode, smid, line, pass, measured, simulated, error_pct, within
+  std::map<std::string, std::vector<double>> first, again;
+  for (const auto& f : r) {
+    const std::string key = f[0] + "/" + f[1];
+    (f[3] == "0" ? first : again)[key].push_back(std::stod(f[5]));
+  }
+  ASSERT_EQ(again.size(), 4u);
+  for (auto& [key, v] : again) {
+    std::sort(v.begin(), v.end());
+    std::vector<double>& d = first[key];
+    std::sort(d.begin(), d.end());
+    const double median = v[v.size() / 2];
+    EXPECT_LT(v[v.size() * 9 / 10], d[d.size() / 10]) << key;  // every hit below most misses
+    const double h200 = key.rfind("tma", 0) == 0 ? 313.5 : 292.5;
+    EXPECT_NEAR(median, h200, 0.1 * h200) << key;
+  }
 }
 
 TEST(Micro, ListsItsColumnsAndRejectsUnknownNames) {

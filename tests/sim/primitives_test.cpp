@@ -86,6 +86,26 @@ TEST(Primitives, GlobalLoadMissThenHit) {
   EXPECT_EQ(r.lsu_requests, r.lsu_responses);
 }
 
+// RunOptions::first_sm: placement starts at that SM (a one-CTA microbenchmark on a chosen SM),
+// wrapping around; an SM the GPU lacks is an input error.
+TEST(Primitives, FirstSmPlacesTheFirstCta) {
+  KernelBuilder b("one");
+  b.set_grid(3);
+  b.begin_role("main", 1);
+  b.ld_global("cta * 128", "128");
+  b.ld_wait("0");
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const GpuConfig c = simple_gpu({"sm.dispatch_order=sm_id", "sm.spread_partial_round=false"});
+  RunOptions o;
+  o.first_sm = 1;
+  const SimResult r = simulate(k, c, o);
+  EXPECT_EQ(r.counters.at("sm[1].ctas"), 2);  // CTAs 0 and 2 (the second round wraps to SM 1)
+  EXPECT_EQ(r.counters.at("sm[0].ctas"), 1);
+  o.first_sm = 2;  // the simple GPU has SMs 0 and 1
+  EXPECT_THROW(simulate(k, c, o), InputError);
+}
+
 // The access width: a 2 KB LD_GLOBAL is one warp instruction per warp at 16 B per thread (issue
 // 1 cycle) and four at 4 B (4 cycles); a 128-bit load's round trip is lsu.wide_load_cycles (7
 // here) longer. 16 lines at 4 cycles each: the last leaves 60 cycles after the first, reaches
