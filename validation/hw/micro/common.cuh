@@ -191,6 +191,18 @@ __global__ void fill_kernel(uint32_t* p, size_t n, uint32_t seed) {
     p[i] = (x & 0x3BFF3BFFu) | 0x00010001u;
   }
 }
+// Appends distinct pseudo-random line indices below `region_lines` to `lines` until it holds
+// n (xorshift64 from a fixed seed: every run and every benchmark draws the same lines).
+static void add_random_lines(std::vector<uint32_t>& lines, int n, uint32_t region_lines) {
+  uint64_t x = 88172645463325252ull;
+  while ((int)lines.size() < n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const uint32_t l = (uint32_t)(x % region_lines);
+    if (std::find(lines.begin(), lines.end(), l) == lines.end()) lines.push_back(l);
+  }
+}
 static void fill_random(void* p, size_t bytes, uint32_t seed = 1234) {
   fill_kernel<<<1024, 256>>>((uint32_t*)p, bytes / 4, seed);
   CKL();

@@ -72,15 +72,8 @@ int main(int argc, char** argv) {
   fill_random(fl, flush_bytes, 31);
   // Distinct random lines of the 64 MiB region.
   std::vector<uint32_t> lines;
-  uint64_t x = 88172645463325252ull;
   for (int i = 0; contiguous && i < n; ++i) lines.push_back(8192u + (uint32_t)i);
-  while ((int)lines.size() < n) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    const uint32_t l = (uint32_t)(x % (region / 128));
-    if (std::find(lines.begin(), lines.end(), l) == lines.end()) lines.push_back(l);
-  }
+  add_random_lines(lines, n, (uint32_t)(region / 128));
   CK(cudaMemcpy(dlines, lines.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
   const int smem = 200 * 1024;
   CK(cudaFuncSetAttribute(touch_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
