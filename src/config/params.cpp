@@ -503,6 +503,10 @@ std::vector<ParamSpec> build_specs() {
         h.key, h.unit, h.doc, [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
         1 << 20));
   }
+  s.push_back(bool_param("dram.drain_when_idle",
+                         "a posted write that finds its pseudo-channel's bus idle (nothing booked) "
+                         "drains the queued writes at once instead of waiting for dram.write_batch",
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.drain_when_idle; }));
   s.push_back(bool_param("dram.hash_upper",
                          "fold every address bit above dram.window_bytes into the "
                          "pseudo-channel choice (false: only the row bits)",

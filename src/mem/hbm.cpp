@@ -360,7 +360,8 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];
   m_write_queue[static_cast<size_t>(a.pc * m_params.write_batch + p.queued_writes)] =
       QueuedWrite{a.bank, bursts, a.row};
-  if (++p.queued_writes == m_params.write_batch) {
+  if (++p.queued_writes == m_params.write_batch ||
+      (m_params.drain_when_idle && p.bus_free <= t && p.read_end <= t)) {
     drain(a.pc, t);
   }
   return t;

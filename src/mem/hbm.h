@@ -68,7 +68,13 @@ struct HbmParams {
   // Controller.
   double ctrl_latency_ns = 127.0;  // fixed L2 -> controller -> PHY -> L2 path (fitted)
   int frfcfs_window = 4;           // row hits that may bypass one queued row switch per bank
-  int write_batch = 10;            // posted writes per pseudo-channel drained together (fitted)
+  // Posted writes per pseudo-channel drained together. 10 is the batch fitted on the HBM-alone
+  // copy harness (tests/mem/hbm_test.cpp); the H200 config sets 64 with drain_when_idle, fitted
+  // through the whole memory system (configs/h200.yaml).
+  int write_batch = 10;
+  // Also drain the queued writes when one arrives at a pseudo-channel whose bus has nothing booked
+  // (reads leave it idle), instead of waiting for a full batch.
+  bool drain_when_idle = false;
   double bus_efficiency = 0.94;    // fraction of the data-bus peak usable (fitted)
 };
 

@@ -167,6 +167,24 @@ TEST(Hbm, WritesArePostedAndDrainedInBatches) {
   EXPECT_EQ(hbm.stats().write_bytes, 5U * 64U);
 }
 
+// dram.drain_when_idle: a posted write that finds its pseudo-channel's bus idle (nothing booked)
+// drains the queue at once; one that arrives while a read holds the bus waits for the batch.
+TEST(Hbm, IdleBusDrainsPostedWritesAtOnce) {
+  HbmParams p = tiny();
+  p.write_batch = 4;
+  p.drain_when_idle = true;
+  HbmSystem hbm(p);
+  hbm.access(tiny_addr(0, 0, 0), 64, true, 0);  // idle: drained alone
+  EXPECT_EQ(hbm.stats().drains, 1U);
+  EXPECT_EQ(hbm.stats().writes_drained, 1U);
+  const Time read_done = hbm.access(tiny_addr(1, 0, 0), 64, false, 100 * kNs);
+  hbm.access(tiny_addr(2, 0, 0), 64, true, 101 * kNs);  // the read still holds the bus: queued
+  EXPECT_EQ(hbm.stats().drains, 1U);
+  hbm.access(tiny_addr(3, 0, 0), 64, true, read_done + kNs);  // idle again: both go
+  EXPECT_EQ(hbm.stats().drains, 2U);
+  EXPECT_EQ(hbm.stats().writes_drained, 3U);
+}
+
 // FR-FCFS: a hit on the row a queued switch is about to close is served first.
 TEST(Hbm, RowHitBypassesQueuedSwitch) {
   Time with = 0;
