@@ -17,6 +17,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/hbm.h"
+#include "mem/mem_bits.h"
 #include "util/fast_div.h"
 #include "util/slot_calendar.h"
 #include "util/time.h"
@@ -100,13 +101,8 @@ class MemorySystem {
   // trip: the top bits of a full 64-bit mix of the pair, so every SM's shares over the slices
   // spread evenly (a product of the two ids did not: SM 0's stayed below half).
   static double pair_share(int sm, int slice) {
-    uint64_t x =
-        (static_cast<uint64_t>(sm) << 32) ^ static_cast<uint64_t>(slice) ^ 0x9E3779B97F4A7C15ULL;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
+    const uint64_t x = mix64((static_cast<uint64_t>(sm) << 32) ^ static_cast<uint64_t>(slice) ^
+                             0x9E3779B97F4A7C15ULL);
     return static_cast<double>(x >> 40) * 0x1.0p-24;
   }
   int num_slices() const { return m_num_slices; }
