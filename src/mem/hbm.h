@@ -75,7 +75,7 @@ struct HbmParams {
   // Also drain the queued writes when one arrives at a pseudo-channel whose bus has nothing booked
   // (reads leave it idle), instead of waiting for a full batch.
   bool drain_when_idle = false;
-  double bus_efficiency = 0.94;    // fraction of the data-bus peak usable (fitted)
+  double bus_efficiency = 0.94;  // fraction of the data-bus peak usable (fitted)
 };
 
 // Where a byte address lives. `pc` is the global pseudo-channel index
@@ -190,6 +190,9 @@ class HbmSystem {
   int m_group_odd;
   FastDiv m_odd_div;      // by m_group_odd
   FastDiv m_refi_div;     // by tREFI (ps)
+  FastDiv m_burst_div;    // by dram.burst_bytes
+  FastDiv m_sid_div;      // by the banks per SID
+  FastDiv m_bg_div;       // by dram.bank_groups
   int m_group_fold_bits;  // fold width for the power-of-two part of the group
   uint64_t m_group_pow2_mask;
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;

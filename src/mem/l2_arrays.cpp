@@ -3,6 +3,8 @@
 // path that uses them is memory_system.cpp.
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
 
 #include "mem/memory_system.h"
 
@@ -12,99 +14,114 @@ size_t MemorySystem::mix_set(uint64_t line) const {
   return static_cast<size_t>(mix64(line) % static_cast<uint64_t>(m_sets));
 }
 
-MemorySystem::Way* MemorySystem::lookup(int slice, uint64_t line, int& set_out) {
-  set_out = static_cast<int>(set_of(line));
-  const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set_out)) *
-                      static_cast<size_t>(m_ways);
-  const uint64_t* tags = &m_tags[base];
-  for (int w = 0; w < m_ways; ++w) {
-    if (tags[w] == line) {
-      return &m_ways_storage[base + static_cast<size_t>(w)];
+MemorySystem::WayRef MemorySystem::lookup(int slice, size_t set, uint64_t line) {
+  const WayRef r{row_of(slice, set), UINT32_MAX};
+  const uint8_t* fp = fp_row(r.row);
+  const size_t base = index({r.row, 0});
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHighs = 0x8080808080808080ULL;
+  const uint64_t want = kOnes * fingerprint(line);
+  for (size_t w = 0; w < m_fp_stride; w += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, fp + w, sizeof word);
+    // The bytes equal to the fingerprint are the zero bytes of x: each sets its high bit here
+    // (a byte above a zero one may too, falsely; the tag compare sorts those out).
+    const uint64_t x = word ^ want;
+    for (uint64_t hits = (x - kOnes) & ~x & kHighs; hits != 0; hits &= hits - 1) {
+      const size_t i = w + static_cast<size_t>(std::countr_zero(hits)) / 8;
+      if (i < static_cast<size_t>(m_ways) && m_lines[base + i].tag == line) {
+        return {r.row, static_cast<uint32_t>(i)};
+      }
     }
   }
-  return nullptr;
+  return r;
 }
 
-MemorySystem::Way& MemorySystem::allocate(int slice, int set, uint64_t line, Time t,
-                                          uint8_t insert) {
-  const size_t base = (static_cast<size_t>(slice) * m_sets + static_cast<size_t>(set)) *
-                      static_cast<size_t>(m_ways);
-  const size_t end = base + static_cast<size_t>(m_ways);
-  size_t victim = base;
+void MemorySystem::write_back(WayRef r, Time t) {
+  dram_write(tag(r), dirty(r), t);
+  dirty(r) = 0;
+}
+
+inline MemorySystem::WayRef MemorySystem::install(WayRef r, uint64_t line, Time t, uint8_t insert) {
+  uint8_t* b = bytes(r.row);
+  if (b[m_off_dirty + r.w] != 0) [[unlikely]] {  // an empty way is never dirty
+    write_back(r, t);
+  }
+  m_lines[index(r)] = Line{line, 0};
+  b[r.w] = fingerprint(line);
+  b[m_off_valid + r.w] = 0;
+  b[m_off_rrpv + r.w] = insert;
+  b[m_off_reused + r.w] = 0;
+  block(r.row)[m_lru_word + r.w] = 0;
+  return r;
+}
+
+MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t, uint8_t insert) {
+  const auto ways = static_cast<uint32_t>(m_ways);
+  const uint32_t* lru = lru_row(row);
+  // Ways fill in order and are never emptied, and each is stamped as it fills (stamps start at
+  // 1): a set whose last way has a stamp is full, else its first unstamped way is empty.
+  if (lru[ways - 1] == 0) {
+    uint32_t w = 0;
+    while (lru[w] != 0) {
+      ++w;
+    }
+    return install({row, w}, line, t, insert);
+  }
   if (m_rrip) {
-    // An empty way, else the most distant prediction (the least recently used among equals);
-    // the set then ages by what the victim lacked of the most distant value, so the next
-    // eviction finds one there when the prediction of no line improved meanwhile.
+    // The most distant prediction (the least recently used among equals); the set then ages by
+    // what the victim lacked of the most distant value, so the next eviction finds one there
+    // when the prediction of no line improved meanwhile.
+    uint8_t* rrpv = rrpv_row(row);
     uint8_t distant = 0;
     uint32_t oldest = UINT32_MAX;
-    bool full = true;
-    for (size_t w = base; w < end; ++w) {
-      if (m_tags[w] == UINT64_MAX) {
-        victim = w;
-        full = false;
-        break;
-      }
-      const Way& way = m_ways_storage[w];
-      if (way.rrpv > distant || (way.rrpv == distant && way.lru < oldest)) {
-        distant = way.rrpv;
-        oldest = way.lru;
+    uint32_t victim = 0;
+    for (uint32_t w = 0; w < ways; ++w) {
+      if (rrpv[w] > distant || (rrpv[w] == distant && lru[w] < oldest)) {
+        distant = rrpv[w];
+        oldest = lru[w];
         victim = w;
       }
     }
-    if (full && distant < m_rrip_max) {
+    if (distant < m_rrip_max) {
       const auto age = static_cast<uint8_t>(m_rrip_max - distant);
-      for (size_t w = base; w < end; ++w) {
-        m_ways_storage[w].rrpv = static_cast<uint8_t>(m_ways_storage[w].rrpv + age);
+      for (uint32_t w = 0; w < ways; ++w) {
+        rrpv[w] = static_cast<uint8_t>(rrpv[w] + age);
       }
     }
-    return install(victim, line, t, insert);
+    return install({row, victim}, line, t, insert);
   }
-  size_t clean = SIZE_MAX;  // the least recently used way read only once (clean-first on)
-  bool full = true;
-  const bool clean_first = m_clean_first_threshold != 0;
-  // The oldest stamps so far live in registers: comparing against the victim's stamp in memory
-  // made every way wait for the previous one's compare (a load in the loop-carried chain).
+  // Least recently used: the smallest stamp (stamps in a slice are distinct), and the smallest
+  // among lines read only once for clean-first. Branch-free minima the compiler vectorizes;
+  // the ways holding them are found after.
   uint32_t oldest = UINT32_MAX;
-  uint32_t oldest_clean = UINT32_MAX;
-  for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
-    if (m_tags[w] == UINT64_MAX) {
-      victim = w;
-      full = false;
-      break;
+  for (uint32_t w = 0; w < ways; ++w) {
+    oldest = std::min(oldest, lru[w]);
+  }
+  uint32_t pick = oldest;
+  if (m_clean_first_threshold != 0) {
+    const uint8_t* reused = reused_row(row);
+    uint32_t oldest_clean = UINT32_MAX;
+    for (uint32_t w = 0; w < ways; ++w) {
+      oldest_clean = std::min(oldest_clean, reused[w] != 0 ? UINT32_MAX : lru[w]);
     }
-    const Way& way = m_ways_storage[w];
-    const uint32_t lru = way.lru;
-    if (lru < oldest) {
-      oldest = lru;
-      victim = w;
-    }
-    if (clean_first && way.reused == 0 && (clean == SIZE_MAX || lru < oldest_clean)) {
-      oldest_clean = lru;
-      clean = w;
+    if (oldest_clean != UINT32_MAX && clean_first_now()) {
+      // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
+      // other readers are still on their way, stays.
+      int older = 0;
+      for (uint32_t w = 0; w < ways; ++w) {
+        older += lru[w] < oldest_clean ? 1 : 0;
+      }
+      if (older < m_config.mem.l2_clean_first_ways) {
+        pick = oldest_clean;
+      }
     }
   }
-  if (full && clean != SIZE_MAX && clean_first_now()) {
-    // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
-    // other readers are still on their way, stays.
-    int older = 0;
-    for (size_t w = base; w < base + static_cast<size_t>(m_ways); ++w) {
-      older += m_ways_storage[w].lru < m_ways_storage[clean].lru ? 1 : 0;
-    }
-    if (older < m_config.mem.l2_clean_first_ways) {
-      victim = clean;
-    }
+  uint32_t victim = 0;
+  while (lru[victim] != pick) {
+    ++victim;
   }
-  return install(victim, line, t, insert);
-}
-
-MemorySystem::Way& MemorySystem::install(size_t victim, uint64_t line, Time t, uint8_t insert) {
-  if (m_tags[victim] != UINT64_MAX && m_ways_storage[victim].dirty) {
-    dram_write(m_tags[victim], m_ways_storage[victim].dirty, t);
-  }
-  m_tags[victim] = line;
-  m_ways_storage[victim] = Way{};
-  m_ways_storage[victim].rrpv = insert;
-  return m_ways_storage[victim];
+  return install({row, victim}, line, t, insert);
 }
 
 bool MemorySystem::clean_first_now() {
@@ -113,47 +130,37 @@ bool MemorySystem::clean_first_now() {
 }
 
 // Remote-copy proxy: a near slice may hold a clean copy of a far line.
-bool MemorySystem::near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive,
-                                    Time& ready, CopySlot& slot) {
-  Way* way = lookup(proxy, line, slot.set);
-  slot.way = way;
-  if (!way || (sectors & ~way->valid) != 0) {
+bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive,
+                                    Time& ready) {
+  if (!slot.found() || (sectors & ~valid(slot)) != 0) {
     return false;
   }
   const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
-  touch(*way, proxy);
-  way->reused = 1;
-  m_served_way = index_of(way);
+  touch(slot, proxy);
+  reused(slot) = 1;
+  m_served_way = slot;
   ++m_slice_stats[proxy].copy_hits;
   m_slice_stats[proxy].read_hits += static_cast<uint64_t>(sector_count(sectors));
-  ready = std::max(start, way->fill_time);
+  ready = std::max(start, fill_time(slot));
   return true;
 }
 
 void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready,
-                               bool reused, const CopySlot* known) {
+                               bool reused_line, WayRef slot) {
   const double p = m_config.mem.l2_remote_copy_probability;
   if (p < 1.0 && static_cast<double>(mix64(line * 0x9e3779b97f4a7c15ULL) >> 11) * 0x1.0p-53 >= p) {
     return;
   }
-  int set = 0;
-  Way* way = nullptr;
-  if (known) {  // the proxy's set was searched for this line already, and has not changed since
-    set = known->set;
-    way = known->way;
-  } else {
-    way = lookup(proxy, line, set);
-  }
-  const uint8_t insert = reused ? m_write_insert : m_read_insert;
-  if (!way) {
-    way = &allocate(proxy, set, line, now, insert);  // a dirty victim's write-back starts now
+  const uint8_t insert = reused_line ? m_write_insert : m_read_insert;
+  if (!slot.found()) {
+    slot = allocate(slot.row, line, now, insert);  // a dirty victim's write-back starts now
     ++m_slice_stats[proxy].copy_inserts;
   }
-  way->valid |= sectors;
-  way->reused |= reused ? 1 : 0;
-  way->rrpv = std::min(way->rrpv, insert);
-  way->lru = ++m_lru_clock[proxy];
-  way->fill_time = std::max(way->fill_time, ready);
+  valid(slot) |= sectors;
+  reused(slot) |= reused_line ? 1 : 0;
+  rrpv(slot) = std::min(rrpv(slot), insert);
+  stamp(slot, proxy);
+  fill_time(slot) = std::max(fill_time(slot), ready);
 }
 
 }  // namespace asyncsim

@@ -39,8 +39,21 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   const double channel_bytes_per_ps =
       config.mem.dram_bandwidth_gbs * 1e-3 / config.mem.dram_channels;
   m_channel_ps_per_byte = 1.0 / channel_bytes_per_ps;
-  m_ways_storage.resize(static_cast<size_t>(m_num_slices) * m_sets * m_ways);
-  m_tags.assign(m_ways_storage.size(), UINT64_MAX);
+  {
+    const size_t rows = static_cast<size_t>(m_num_slices) * static_cast<size_t>(m_sets);
+    const auto ways = static_cast<size_t>(m_ways);
+    m_lines.assign(rows * ways, Line{});
+    m_fp_stride = (ways + 7) / 8 * 8;
+    m_off_valid = m_fp_stride;
+    m_off_dirty = m_off_valid + ways;
+    m_lru_word = (m_off_dirty + ways + 3) / 4;
+    m_off_rrpv = (m_lru_word + ways) * 4;
+    m_off_reused = m_off_rrpv + ways;
+    m_block_words = (m_off_reused + ways + 63) / 64 * 16;
+    m_meta_storage.assign(rows * m_block_words + 16, 0);
+    const auto misalign = reinterpret_cast<uintptr_t>(m_meta_storage.data()) % 64;
+    m_meta = m_meta_storage.data() + (misalign == 0 ? 0 : (64 - misalign) / 4);
+  }
   m_lru_clock.assign(m_num_slices, 0);
   m_slice_free.assign(m_num_slices, 0);
   m_channel_free.assign(config.mem.dram_channels, 0);
@@ -90,8 +103,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     const int groups = config.mem.l2_coalescer_scope == CoalescerScope::kGpc
                            ? config.sm.gpcs
                            : (config.sm.count + 1) / 2;
-    m_coalescer.resize(static_cast<size_t>(groups) *
-                       static_cast<size_t>(config.mem.l2_coalescer_entries));
+    m_coalescer_entries = static_cast<size_t>(config.mem.l2_coalescer_entries);
+    m_coalescer_div = FastDiv(m_coalescer_entries);
+    m_coalescer.resize(static_cast<size_t>(groups) * m_coalescer_entries);
   }
 }
 
@@ -106,6 +120,7 @@ void MemorySystem::build_ipoly_tables() {
     ++k;
   }
   m_hash_odd = (static_cast<uint64_t>(m_num_slices) >> k);
+  m_hash_pow2 = static_cast<uint64_t>(m_num_slices) / m_hash_odd;
   m_odd_div = FastDiv(m_hash_odd);
   m_slice_div = FastDiv(static_cast<uint64_t>(m_num_slices));
   m_set_div = FastDiv(static_cast<uint64_t>(m_sets));
@@ -144,11 +159,13 @@ int MemorySystem::slice_of(uint64_t line) const {
       // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
       // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
       // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
+      // The remainder is linear in the line's bits: one table per byte, and a zero byte adds 0.
       uint64_t r = 0;
-      for (int byte = 0; byte < 8; ++byte) {
-        r ^= m_ipoly_table[static_cast<size_t>(byte) * 256 + ((line >> (8 * byte)) & 0xFF)];
+      size_t table = 0;
+      for (uint64_t rest = line; rest != 0; rest >>= 8, table += 256) {
+        r ^= m_ipoly_table[table + (rest & 0xFF)];
       }
-      const auto slice = static_cast<int>(m_odd_div.mod(line) * (n / m_hash_odd) + r);
+      const auto slice = static_cast<int>(m_odd_div.mod(line) * m_hash_pow2 + r);
       if (m_granule_shift == 0) {
         return slice;
       }
@@ -159,9 +176,8 @@ int MemorySystem::slice_of(uint64_t line) const {
       // The partition is the parity of the granule's address bits but its bits 2 and 4 (the
       // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
       // inverted, repeated; bits above 8 are not observed and all taken).
-      const uint64_t part =
-          static_cast<uint64_t>(std::popcount((line >> m_granule_shift) & ~uint64_t{0x14}) & 1);
-      return static_cast<int>(part) * half + slice % half;
+      const int part = __builtin_parityll((line >> m_granule_shift) & ~uint64_t{0x14});
+      return part * half + (slice >= half ? slice - half : slice);  // slice < 2 half
     }
   }
   return 0;
@@ -295,23 +311,24 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   SliceStats& ss = m_slice_stats[slice];
   const int nsect = sector_count(sectors);
   const Time start = reserve_slice(slice, arrive, nsect * m_sector_bytes);
-  int set = 0;
-  Way* way = lookup(slice, line, set);
-  if (!way) {
-    way = &allocate(slice, set, line, start, m_read_insert);
+  WayRef way = lookup(slice, set_of(line), line);
+  if (!way.found()) {
+    way = allocate(way.row, line, start, m_read_insert);
   }
-  way->lru = ++m_lru_clock[slice];
-  const auto missing = static_cast<uint8_t>(sectors & ~way->valid);
-  if ((sectors & way->valid) != 0) {
-    way->reused = 1;
-    way->rrpv = std::min(way->rrpv, m_hit_level);
+  stamp(way, slice);
+  uint8_t& valid_sectors = valid(way);
+  const auto missing = static_cast<uint8_t>(sectors & ~valid_sectors);
+  if ((sectors & valid_sectors) != 0) {
+    reused(way) = 1;
+    rrpv(way) = std::min(rrpv(way), m_hit_level);
   }
-  m_served_way = index_of(way);
+  m_served_way = way;
+  Time& fill = fill_time(way);
   if (missing == 0) {
     ss.read_hits += static_cast<uint64_t>(nsect);
-    if (way->fill_time > start) {
+    if (fill > start) {
       ++ss.mshr_merges;
-      return way->fill_time;
+      return fill;
     }
     return start;
   }
@@ -319,14 +336,14 @@ Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time
   ss.read_misses += static_cast<uint64_t>(nmiss);
   ss.read_hits += static_cast<uint64_t>(nsect - nmiss);
   const Time issue = wait_for_mshr(slice, start);
-  const Time fill = dram_read(line, missing, issue);
+  const Time back = dram_read(line, missing, issue);
   const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
   const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
-  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = fill;
+  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
   ++m_mshr_count[slice];
-  way->valid |= missing;
-  way->fill_time = std::max(way->fill_time, fill);
-  return way->fill_time;
+  valid_sectors |= missing;
+  fill = std::max(fill, back);
+  return fill;
 }
 
 Time MemorySystem::access(const MemRequest& req, Time t) {
@@ -336,22 +353,21 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   const int bytes = nsect * m_sector_bytes;
   CoalescerEntry* merge_slot = nullptr;
   if (!req.write && !m_coalescer.empty()) {
-    const auto entries = static_cast<size_t>(m_config.mem.l2_coalescer_entries);
-    merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * entries +
-                              mix64(req.line) % entries];
+    merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * m_coalescer_entries +
+                              m_coalescer_div.mod(mix64(req.line))];
     if (merge_slot->line == req.line && t <= merge_slot->ready) {
       ++m_stats.coalescer_merges;
       // The merged read is a second reference to the line in L2 (for the replacement policy).
-      if (m_tags[merge_slot->way] == req.line) {
-        m_ways_storage[merge_slot->way].reused = 1;
-        Way& merged = m_ways_storage[merge_slot->way];
-        merged.rrpv = std::min(merged.rrpv, m_hit_level);
+      const WayRef merged = merge_slot->way;
+      if (merged.found() && tag(merged) == req.line) {
+        reused(merged) = 1;
+        rrpv(merged) = std::min(rrpv(merged), m_hit_level);
       }
       return merge_slot->ready;
     }
   }
   const int slice = slice_of(req.line);
-  const int proxy = (slice + m_num_slices / 2) % m_num_slices;
+  const int proxy = proxy_of(slice);
   const size_t line_set = set_of(req.line);
   prefetch_set(slice, line_set);
   prefetch_set(proxy, line_set);
@@ -377,18 +393,18 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     const Time start = reserve_slice(slice, t + one_way, bytes);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
     m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
-    int set = 0;
-    Way* way = lookup(slice, req.line, set);
-    if (!way) {
-      way = &allocate(slice, set, req.line, start, m_write_insert);
+    WayRef way = lookup(slice, line_set, req.line);
+    if (!way.found()) {
+      way = allocate(way.row, req.line, start, m_write_insert);
     }
-    way->valid |= req.sectors;
-    way->dirty |= req.sectors;
-    way->reused = 1;
-    way->rrpv = std::min(way->rrpv, m_write_insert);
-    way->lru = ++m_lru_clock[slice];
+    valid(way) |= req.sectors;
+    dirty(way) |= req.sectors;
+    reused(way) = 1;
+    rrpv(way) = std::min(rrpv(way), m_write_insert);
+    stamp(way, slice);
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
-      insert_copy(proxy, req.line, req.sectors, t + near_way, start, true, nullptr);
+      insert_copy(proxy, req.line, req.sectors, t + near_way, start, true,
+                  lookup(proxy, line_set, req.line));
     }
     // Acknowledged once the slice has taken the data: a congested slice delays the ack (and with
     // it whatever waits for acks: a kernel's end, the unit's in-flight cap).
@@ -399,25 +415,28 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   Time ready = 0;
   int served_by = slice;
   Time back = one_way;  // slice -> SM
-  CopySlot copy_slot;
+  WayRef copy_slot;
+  if (far && m_config.mem.l2_remote_copy) {
+    copy_slot = lookup(proxy, line_set, req.line);
+  }
   if (far && m_config.mem.l2_remote_copy &&
-      near_copy_serves(proxy, req.line, req.sectors, t + near_way, ready, copy_slot)) {
+      near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, ready)) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
   } else {
     done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
-      // read_at_slice touched only the home slice: the proxy's set is as near_copy_serves found it.
-      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, &copy_slot);
+      // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
+      insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);
     }
   }
   if (m_noc_ports) {
     // The response leaves through the serving slice's port, then enters the SM's port. Both are
     // booked when the request is processed, for data ready later (a DRAM fill lies far ahead),
     // so they keep calendars: a response ready earlier takes the idle time before such a one.
-    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, bytes);
-    wait += port_wait(m_sm_in[req.sm], t, done + wait, bytes);
+    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, nsect);
+    wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
     done += wait;
   }
   if (merge_slot) {
@@ -427,11 +446,15 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
 }
 
 void MemorySystem::flush_dirty(Time end) {
-  for (size_t i = 0; i < m_ways_storage.size(); ++i) {
-    Way& w = m_ways_storage[i];
-    if (m_tags[i] != UINT64_MAX && w.dirty) {
-      dram_write(m_tags[i], w.dirty, end);
-      w.dirty = 0;
+  const auto ways = static_cast<uint32_t>(m_ways);
+  const auto rows = static_cast<uint32_t>(m_lines.size() / ways);
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t w = 0; w < ways; ++w) {
+      const WayRef r{row, w};
+      if (dirty(r) != 0) {
+        dram_write(tag(r), dirty(r), end);
+        dirty(r) = 0;
+      }
     }
   }
 }

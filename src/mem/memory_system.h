@@ -94,9 +94,19 @@ class MemorySystem {
   void set_regions(std::vector<Region> regions);
   const std::vector<Region>& regions() const { return m_regions; }
   int slice_of(uint64_t line) const;
+  // One byte of a line's tag (a multiplicative hash: all of the line's bits reach it) that the
+  // set search compares eight at a time; equal bytes are confirmed against the full tag.
+  static uint8_t fingerprint(uint64_t line) {
+    return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ULL) >> 56);
+  }
   int partition_of_sm(int sm) const;
   int coalescer_of_sm(int sm) const;  // index of the request coalescer an SM's reads go through
   int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
+  // The slice in the other partition at the same position: where a far line's near copy goes.
+  int proxy_of(int slice) const {
+    const int proxy = slice + m_num_slices / 2;
+    return proxy >= m_num_slices ? proxy - m_num_slices : proxy;
+  }
   // The share (0 <= share < 1) of l2.pair_spread_cycles an SM-slice pair adds to its round
   // trip: the top bits of a full 64-bit mix of the pair, so every SM's shares over the slices
   // spread evenly (a product of the two ids did not: SM 0's stayed below half).
@@ -110,69 +120,96 @@ class MemorySystem {
   const HbmSystem* hbm() const { return m_hbm.get(); }
 
  private:
-  // Line metadata; tags live in a separate array so a lookup scans 20 tags in 160 bytes.
-  struct Way {
-    Time fill_time = 0;  // when the last fill of this line completes
-    uint32_t lru = 0;
-    uint8_t valid = 0;
-    uint8_t dirty = 0;
-    // Written, a near copy of a written line, or read again after its fill: not a victim of
-    // the clean-first preference (l2.clean_first_probability), which takes lines read once.
-    uint8_t reused = 0;
-    uint8_t rrpv = 0;  // re-reference prediction (l2.replacement=rrip): 0 = soon
+  // The L2's line metadata, by set. Each set's small fields (tag fingerprints, valid and dirty
+  // masks, LRU stamps, RRIP predictions, reused flags) lie together in one block of whole
+  // 64-byte host lines (three for 20 ways), what a set search and a victim choice read; tags
+  // and fill times, read only at the way found, live in arrays of their own. A streaming run
+  // misses in the host's caches on nearly every set: it waits for three prefetched lines per
+  // set instead of the eight its 20 tags and 20 24-byte way records took.
+  struct WayRef {
+    uint32_t row = 0;         // slice * sets + set
+    uint32_t w = UINT32_MAX;  // way in the set; UINT32_MAX: none (a lookup that missed)
+    bool found() const { return w != UINT32_MAX; }
   };
-  size_t index_of(const Way* way) const { return static_cast<size_t>(way - m_ways_storage.data()); }
+  uint32_t row_of(int slice, size_t set) const {
+    return static_cast<uint32_t>(static_cast<size_t>(slice) * static_cast<size_t>(m_sets) + set);
+  }
+  size_t index(WayRef r) const { return static_cast<size_t>(r.row) * m_ways + r.w; }
+  // The set's block; its bytes are read as unsigned char (which may alias the uint32_t storage).
+  uint32_t* block(uint32_t row) { return m_meta + static_cast<size_t>(row) * m_block_words; }
+  const uint32_t* block(uint32_t row) const {
+    return m_meta + static_cast<size_t>(row) * m_block_words;
+  }
+  uint8_t* bytes(uint32_t row) { return reinterpret_cast<uint8_t*>(block(row)); }
+  uint8_t* fp_row(uint32_t row) { return bytes(row); }
+  uint8_t* valid_row(uint32_t row) { return bytes(row) + m_off_valid; }
+  uint8_t* dirty_row(uint32_t row) { return bytes(row) + m_off_dirty; }
+  uint8_t* rrpv_row(uint32_t row) { return bytes(row) + m_off_rrpv; }
+  uint8_t* reused_row(uint32_t row) { return bytes(row) + m_off_reused; }
+  uint32_t* lru_row(uint32_t row) { return block(row) + m_lru_word; }
+  uint8_t& valid(WayRef r) { return valid_row(r.row)[r.w]; }
+  uint8_t& dirty(WayRef r) { return dirty_row(r.row)[r.w]; }
+  uint8_t& rrpv(WayRef r) { return rrpv_row(r.row)[r.w]; }
+  uint8_t& reused(WayRef r) { return reused_row(r.row)[r.w]; }
+  uint64_t& tag(WayRef r) { return m_lines[index(r)].tag; }
+  Time& fill_time(WayRef r) { return m_lines[index(r)].fill; }
   void build_ipoly_tables();
   size_t set_of(uint64_t line) const {
     return m_linear_sets ? m_set_div.mod(m_slice_div.div(line)) : mix_set(line);
   }
   size_t mix_set(uint64_t line) const;
-  Way* lookup(int slice, uint64_t line, int& set_out);
-  // Starts loading the tags and way metadata of `set` in `slice` into the host's caches, so that
-  // the misses on a request's home and proxy sets overlap instead of following one another (a
-  // streaming run misses in the host caches on nearly every set). Always inlined: GCC takes a
-  // function holding only loads and prefetches for pure and drops the call before inlining.
+  // The way holding `line` in `set` of `slice`, or a WayRef of that set that is not found().
+  WayRef lookup(int slice, size_t set, uint64_t line);
+  // Starts loading the block of `set` in `slice` into the host's caches, so that the misses on
+  // a request's home and proxy sets overlap instead of following one another. Always inlined:
+  // GCC takes a function holding only loads and prefetches for pure and drops the call before
+  // inlining.
   [[gnu::always_inline]] void prefetch_set(int slice, size_t set) const {
-    const auto ways = static_cast<size_t>(m_ways);
-    const size_t base = (static_cast<size_t>(slice) * static_cast<size_t>(m_sets) + set) * ways;
-    for (size_t w = 0; w < ways; w += 8) {  // 8 tags per 64-B host cache line
-      __builtin_prefetch(&m_tags[base + w]);
+    const uint32_t row = row_of(slice, set);
+    const uint32_t* b = block(row);
+    for (size_t i = 0; i < m_block_words; i += 16) {
+      __builtin_prefetch(b + i);
     }
-    __builtin_prefetch(&m_tags[base + ways - 1]);
-    for (size_t w = 0; w < ways; w += 4) {  // 4 ways per line
-      __builtin_prefetch(&m_ways_storage[base + w]);
+    // The tags and fill times too: the victim's are written, and a store that misses holds up
+    // the stores after it.
+    const size_t base = index({row, 0});
+    for (size_t w = 0; w < static_cast<size_t>(m_ways); w += 4) {  // 4 per 64-B line
+      __builtin_prefetch(&m_lines[base + w], 1);
     }
-    __builtin_prefetch(&m_ways_storage[base + ways - 1]);
+    __builtin_prefetch(&m_lines[base + static_cast<size_t>(m_ways) - 1], 1);
   }
   // Serves a read at `slice` arriving at `arrive`; returns when the data leaves the slice.
   Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
   Time reserve_slice(int slice, Time arrive, int bytes);
-  // Where a far line's near copy is, or would go (its set in the proxy slice).
-  struct CopySlot {
-    Way* way = nullptr;
-    int set = 0;
-  };
-  bool near_copy_serves(int proxy, uint64_t line, uint8_t sectors, Time arrive, Time& ready,
-                        CopySlot& slot);
+  // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
+  // has none) serves this read: then `ready` is when its data leaves the proxy slice.
+  bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time& ready);
   // Whether this eviction prefers the set's least recently used line read only once
   // (l2.clean_first_probability, drawn from a hash of the eviction count).
   bool clean_first_now();
+  // Puts (or refreshes) the near copy of `line` in `proxy`; `slot` is the result of a lookup
+  // of the line there (its set has not changed since).
   void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused,
-                   const CopySlot* known);
+                   WayRef slot);
   struct CoalescerEntry {
     uint64_t line = UINT64_MAX;
     Time ready = 0;
-    size_t way = 0;  // the way that served the read: a merged read re-references it
+    WayRef way;  // the way that served the read: a merged read re-references it
   };
-  // Makes room for `line` in `set` of `slice` (writing back a dirty victim at t) and returns its
+  // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
-  Way& allocate(int slice, int set, uint64_t line, Time t, uint8_t insert);
-  Way& install(size_t victim, uint64_t line, Time t, uint8_t insert);
-  // A re-reference of `way` (a hit, a merged read): most recently used, and under RRIP
+  WayRef allocate(uint32_t row, uint64_t line, Time t, uint8_t insert);
+  WayRef install(WayRef r, uint64_t line, Time t, uint8_t insert);
+  void write_back(WayRef r, Time t);  // a dirty victim's sectors, to DRAM at t
+  // Makes way `r` of `slice` its most recently used.
+  void stamp(WayRef r, int slice) {
+    lru_row(r.row)[r.w] = ++m_lru_clock[static_cast<size_t>(slice)];
+  }
+  // A re-reference of way `r` (a hit, a merged read): most recently used, and under RRIP
   // predicted at l2.rrip_hit_level (0: re-used soon).
-  void touch(Way& way, int slice) {
-    way.lru = ++m_lru_clock[static_cast<size_t>(slice)];
-    way.rrpv = std::min(way.rrpv, m_hit_level);
+  void touch(WayRef r, int slice) {
+    stamp(r, slice);
+    rrpv(r) = std::min(rrpv(r), m_hit_level);
   }
   // DRAM read of the sectors in `mask` of `line` arriving at the controller at t: returns when
   // the data is back in L2. Writes are posted (bandwidth only).
@@ -186,10 +223,11 @@ class MemorySystem {
     free = start + ps;
     return start - ready;
   }
-  // The same on a port that keeps a calendar of sector slots (booked at `now`): a packet ready
-  // earlier than one booked before it takes the free slots before that one.
-  Time port_wait(SlotCalendar& port, Time now, Time ready, int bytes) const {
-    return port.book(now, ready, (bytes + m_sector_bytes - 1) / m_sector_bytes);
+  // The same on a port that keeps a calendar of sector slots (booked at `now`) for a packet of
+  // `sectors` sectors: a packet ready earlier than one booked before it takes the free slots
+  // before that one.
+  Time port_wait(SlotCalendar& port, Time now, Time ready, int sectors) const {
+    return port.book(now, ready, sectors);
   }
 
   const GpuConfig& m_config;
@@ -215,8 +253,25 @@ class MemorySystem {
   Time m_dram_latency;
   double m_slice_ps_per_byte;
   double m_channel_ps_per_byte;
-  std::vector<Way> m_ways_storage;  // [slice][set][way]
-  std::vector<uint64_t> m_tags;     // same index; UINT64_MAX = invalid
+  // Per set, its block: fingerprints (m_fp_stride bytes: l2.ways rounded up to whole 8-byte
+  // words), then valid sector masks, dirty (written) sector masks, LRU stamps (uint32_t, of
+  // m_lru_clock; 0 before the first), RRIP predictions (0 = re-used soon), reused flags (written,
+  // a near copy of a written line, or read again after its fill: not a victim of the clean-first
+  // preference, l2.clean_first_probability, which takes lines read once), padded to 64 bytes.
+  std::vector<uint32_t> m_meta_storage;
+  uint32_t* m_meta = nullptr;  // m_meta_storage's first 64-byte boundary
+  size_t m_block_words = 0;
+  size_t m_fp_stride = 8;
+  size_t m_off_valid = 0;  // byte offsets in the block
+  size_t m_off_dirty = 0;
+  size_t m_off_rrpv = 0;
+  size_t m_off_reused = 0;
+  size_t m_lru_word = 0;  // uint32_t offset of the stamps
+  struct Line {
+    uint64_t tag = UINT64_MAX;  // UINT64_MAX: empty
+    Time fill = 0;              // when the last fill of the line completes
+  };
+  std::vector<Line> m_lines;  // [slice][set][way]
   std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
   // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
@@ -237,6 +292,9 @@ class MemorySystem {
   std::vector<uint32_t> m_mshr_count;
   std::vector<uint64_t> m_ipoly_table;  // [byte][value] -> remainder, for SliceHash::kIpoly
   uint64_t m_hash_odd = 1;              // odd factor of the slice count
+  uint64_t m_hash_pow2 = 1;             // the slice count / m_hash_odd
+  size_t m_coalescer_entries = 0;       // l2.coalescer_entries
+  FastDiv m_coalescer_div;              // by l2.coalescer_entries
   Time m_pair_spread_ps = 0;            // l2.pair_spread_cycles / 2, one way
   Time pair_extra(int sm, int slice) const {
     if (m_pair_spread_ps == 0) {
@@ -249,7 +307,7 @@ class MemorySystem {
   FastDiv m_slice_div;      // by the slice count
   FastDiv m_set_div;        // by the sets per slice
   std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
-  size_t m_served_way = 0;  // index of the way that served the last read (home or near copy)
+  WayRef m_served_way;                      // the way that served the last read (home or near copy)
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;

@@ -34,11 +34,41 @@ class SlotCalendar {
       return 0;
     }
     // Times are never negative; the divisions by the slot length are multiply-shifts.
-    advance(static_cast<int64_t>(m_word_div.div(static_cast<uint64_t>(now))));
+    const auto base = static_cast<int64_t>(m_word_div.div(static_cast<uint64_t>(now)));
+    if (base > m_base) {
+      advance(base);
+    }
     auto first = static_cast<int64_t>(m_slot_div.div(static_cast<uint64_t>(ready)));
     if (first < m_base * 64) {
       first = m_base * 64;
     }
+    // Most bookings take their slots in a row within one word of the ring: from `first` on
+    // when nothing is booked from there (appending), else from the first free slot when the
+    // slots after it are free too. The rest take the general path.
+    const int64_t w = first / 64;
+    if (slots < 64 && w < m_base + static_cast<int64_t>(size())) {
+      uint64_t& word = ring()[static_cast<size_t>(w) & m_mask];
+      const bool append = first > m_last;
+      const int lo = append ? static_cast<int>(first % 64)
+                            : std::countr_zero(~word & (~uint64_t{0} << (first % 64)));
+      const uint64_t run = ((uint64_t{1} << slots) - 1) << (lo & 63);
+      if (lo + slots <= 64 && (word & run) == 0) {
+        word |= run;
+        if (word == ~uint64_t{0}) {
+          mark_full(w);
+        }
+        const int64_t start = w * 64 + lo;
+        m_last = std::max(m_last, start + slots - 1);
+        const Time wait = start * m_slot_ps - ready;
+        return append || wait < 0 ? 0 : wait;
+      }
+    }
+    return book_slow(first, ready, slots);
+  }
+
+ private:
+  // The general booking: packets spanning words, full words, a ring that has to grow.
+  [[gnu::noinline]] Time book_slow(int64_t first, Time ready, int slots) {
     if (first > m_last) {
       // Everything from `first` on is free: set the bits without reading words that lie
       // beyond the last booking (they are zero), which a streaming run would miss in the
@@ -77,7 +107,6 @@ class SlotCalendar {
     return wait > 0 ? wait : 0;
   }
 
- private:
   // m_words holds the ring of words (a power of two, at least 64) and after it its summary, one
   // bit per word that is full.
   static constexpr size_t kFirstWords = 64;  // 4096 slots
@@ -96,9 +125,12 @@ class SlotCalendar {
     uint64_t& x = word(w);
     x = fresh ? mask : (x | mask);
     if (x == ~uint64_t{0}) {
-      const size_t pos = static_cast<size_t>(w) & m_mask;
-      summary()[pos >> 6] |= uint64_t{1} << (pos & 63);
+      mark_full(w);
     }
+  }
+  void mark_full(int64_t w) {
+    const size_t pos = static_cast<size_t>(w) & m_mask;
+    summary()[pos >> 6] |= uint64_t{1} << (pos & 63);
   }
   // The first word at or after v (>= m_base) that is not full. Words past the ring are empty.
   int64_t next_open(int64_t v) {

@@ -330,6 +330,37 @@ TEST(MemorySystem, LinearSetIndexFillsTheSetsEvenly) {
   }
 }
 
+// A set search compares one-byte fingerprints of the tags first and confirms equal ones against
+// the full tag: lines of one set that share their fingerprint (here 0, which is also what the
+// padding after the 10 ways holds) stay distinct, and LRU still picks the victim among them.
+TEST(MemorySystem, LinesSharingAFingerprintStayDistinctInTheirSet) {
+  const GpuConfig cfg = testing::simple_gpu({"l2.hash=modulo", "l2.set_index=linear"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  // Slice 0, set 0 of 4 slices x 256 sets: lines 1024 k.
+  std::vector<uint64_t> lines;
+  for (uint64_t k = 1; lines.size() < 11; ++k) {
+    if (MemorySystem::fingerprint(1024 * k) == 0) {
+      lines.push_back(1024 * k);
+    }
+  }
+  Time t = 0;
+  auto read_all = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      mem.access(read(lines[i]), t);
+      t += 1000 * kNs;
+    }
+  };
+  read_all(0, 10);  // fills the set's 10 ways
+  EXPECT_EQ(mem.stats().dram_read_bytes, 10u * 128);
+  read_all(0, 10);  // every one a hit
+  EXPECT_EQ(mem.stats().dram_read_bytes, 10u * 128);
+  read_all(10, 11);  // an 11th evicts the least recently used, lines[0]
+  read_all(1, 10);
+  EXPECT_EQ(mem.stats().dram_read_bytes, 11u * 128);
+  read_all(0, 1);
+  EXPECT_EQ(mem.stats().dram_read_bytes, 12u * 128);
+}
+
 // l2.remote_copy_writes: a write from an SM in the far partition leaves a clean copy in the near
 // slice (as a far read does), so a written stream takes as much of the L2 as a read one.
 TEST(MemorySystem, FarWritesLeaveANearCopy) {
