@@ -307,11 +307,12 @@ Time MemorySystem::reserve_slice(int slice, Time arrive, int bytes) {
   return start;
 }
 
-Time MemorySystem::read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive) {
+Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors,
+                                 Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
   const int nsect = sector_count(sectors);
   const Time start = reserve_slice(slice, arrive, nsect * m_sector_bytes);
-  WayRef way = lookup(slice, set_of(line), line);
+  WayRef way = lookup(slice, set, line);
   if (!way.found()) {
     way = allocate(way.row, line, start, m_read_insert);
   }
@@ -425,7 +426,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     served_by = proxy;
     back = near_way;
   } else {
-    done = read_at_slice(slice, req.line, req.sectors, t + one_way) + one_way;
+    done = read_at_slice(slice, line_set, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);

@@ -178,8 +178,9 @@ class MemorySystem {
     }
     __builtin_prefetch(&m_lines[base + static_cast<size_t>(m_ways) - 1], 1);
   }
-  // Serves a read at `slice` arriving at `arrive`; returns when the data leaves the slice.
-  Time read_at_slice(int slice, uint64_t line, uint8_t sectors, Time arrive);
+  // Serves a read of `line` (in `set`) at `slice` arriving at `arrive`; returns when the data
+  // leaves the slice.
+  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, Time arrive);
   Time reserve_slice(int slice, Time arrive, int bytes);
   // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
   // has none) serves this read: then `ready` is when its data leaves the proxy slice.
