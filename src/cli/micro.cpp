@@ -14,6 +14,8 @@ using micro_detail::dirty_retain_run;
 using micro_detail::issue_points;
 using micro_detail::issue_simulate;
 using micro_detail::latency_points;
+using micro_detail::launch_points;
+using micro_detail::launch_simulate;
 using micro_detail::latency_simulate;
 using micro_detail::lsu_chain_points;
 using micro_detail::lsu_chain_simulate;
@@ -186,6 +188,23 @@ const std::vector<MicroBench>& micro_benches() {
        "kernel_us_median",
        lsu_vector_add_ncu_points,
        lsu_vector_add_ncu_simulate},
+      {"launch",
+       "launch.cu's kernels, one cold launch each (the hardware's --cache-control all rows): "
+       "launch_empty (one instruction per warpgroup; 128 / 256 threads = 1 / 2 warpgroups), "
+       "launch_store (one 4-B ST_GLOBAL per CTA at 128-B spacing), launch_bulk / launch_tma (1 "
+       "CTA: MB_ARRIVE_EXPECT_TX, one 8 KB BULK_LOAD from DRAM or one 64 x 64 fp16 TMA_LOAD "
+       "box, MB_WAIT, a 4-B store), launch_code_N (COMPUTE cycles=N, a 128-B store); each with "
+       "`resources code=` its SASS size (micro_launch_sass.txt, 16 B per instruction)",
+       {"kernel", "grid", "threads", "code_insts", "cache_control", "launches", "kernel_us_median",
+        "kernel_us_min", "cycles_median", "sm_mhz"},
+       {"kernel", "grid", "threads", "cache_control"},
+       "kernel_us_median",
+       launch_points,
+       launch_simulate,
+       {},
+       nullptr,
+       {},
+       {{"cache_control", "all"}}},
       {"mem_bw",
        "all SMs x 8 CTAs x 256 threads (2 warpgroups), mem_bw.cu's grid-stride loops of int4 "
        "LD_GLOBAL / ST_GLOBAL in the order its SASS issues them (read: 2 loads, then one more "

@@ -71,6 +71,8 @@ std::vector<MicroRow> lsu_vector_add_points();
 std::vector<MicroRow> lsu_chain_points();
 MicroRow lsu_chain_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 MicroRow lsu_vector_add_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> launch_points();
+MicroRow launch_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> lsu_vector_add_ncu_points();
 MicroRow lsu_vector_add_ncu_simulate(const MicroRow& key, const GpuConfig& c,
                                      const MicroOptions& o);

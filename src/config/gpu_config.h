@@ -36,8 +36,9 @@ struct SmParams {
   int smem_bytes = 0;
   int smem_per_cta_max = 0;
   int cta_launch_cycles = 0;
-  int cta_dispatch_cycles = 0;  // block scheduler: one CTA launch per this many cycles
+  double cta_dispatch_cycles = 0;  // block scheduler: one CTA launch per this many cycles
   int kernel_launch_cycles = 0;
+  double code_fetch_bytes_per_cycle = 0;  // cold code fetch at launch; 0: free
   int cta_exit_cycles = 0;
   SchedulerPolicy scheduler = SchedulerPolicy::kGto;
   // Per-SM throughputs of non-tensor units in operations per SM cycle.
@@ -121,9 +122,9 @@ struct MemParams {
   int l2_ways = 0;
   SliceHash l2_hash = SliceHash::kXor;
   int l2_partition_granule_bytes = 128;  // contiguous bytes that share one L2 partition
-  int l2_pair_spread_cycles = 0;  // extra round trip of an SM-slice pair: 0 .. this, by pair
-  int l2_hit_cycles = 0;        // L2 clock cycles, SM to near slice and back, on a hit
-  int l2_far_extra_cycles = 0;  // extra L2 cycles when the slice is in the other partition
+  int l2_pair_spread_cycles = 0;         // extra round trip of an SM-slice pair: 0 .. this, by pair
+  int l2_hit_cycles = 0;                 // L2 clock cycles, SM to near slice and back, on a hit
+  int l2_far_extra_cycles = 0;           // extra L2 cycles when the slice is in the other partition
   int l2_mshrs_per_slice = 0;
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;

@@ -132,14 +132,19 @@ std::vector<ParamSpec> build_specs() {
       "sm.cta_launch_cycles", "SM cycles",
       "from a CTA slot freeing (or kernel start) to the new CTA's first issue",
       [](GpuConfig& c) -> int& { return c.sm.cta_launch_cycles; }, 0, 1000000));
-  s.push_back(int_param(
+  s.push_back(float_param(
       "sm.cta_dispatch_cycles", "SM cycles",
       "interval between consecutive CTA launches by the block scheduler",
-      [](GpuConfig& c) -> int& { return c.sm.cta_dispatch_cycles; }, 0, 1000000));
+      [](GpuConfig& c) -> double& { return c.sm.cta_dispatch_cycles; }, 0, 1000000));
   s.push_back(int_param(
       "sm.kernel_launch_cycles", "SM cycles",
       "from kernel start (as Nsight Compute counts it) to the first CTA dispatch",
       [](GpuConfig& c) -> int& { return c.sm.kernel_launch_cycles; }, 0, 1000000));
+  s.push_back(float_param(
+      "sm.code_fetch_bytes_per_cycle", "B/SM cycle",
+      "rate of the cold fetch of a kernel's code (`resources code=`) at launch, before the first "
+      "CTA dispatch; 0: no cost",
+      [](GpuConfig& c) -> double& { return c.sm.code_fetch_bytes_per_cycle; }, 0, 1e6));
   s.push_back(int_param(
       "sm.cta_exit_cycles", "SM cycles",
       "from a CTA's last warpgroup exiting to its resources being free",

@@ -21,6 +21,13 @@ void KernelBuilder::set_grid(int64_t x, int64_t y, int64_t z) {
   m_kernel.grid = {x, y, z};
 }
 
+void KernelBuilder::set_code_bytes(int64_t bytes) {
+  if (bytes < 0) {
+    throw_input_error(where(), "code size must not be negative, got {}", bytes);
+  }
+  m_kernel.code_bytes = bytes;
+}
+
 void KernelBuilder::set_resources(int regs_per_thread, int64_t smem_bytes) {
   if (regs_per_thread < 1 || regs_per_thread > 255) {
     throw_input_error(where(), "registers per thread must be in [1, 255], got {}", regs_per_thread);

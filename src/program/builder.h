@@ -20,6 +20,7 @@ class KernelBuilder {
 
   void set_grid(int64_t x, int64_t y = 1, int64_t z = 1);
   void set_resources(int regs_per_thread, int64_t smem_bytes);
+  void set_code_bytes(int64_t bytes);
   void set_constant(const std::string& name, int64_t value);
 
   int add_map(TensorMap map);

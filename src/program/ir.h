@@ -134,6 +134,10 @@ struct Kernel {
   std::array<int64_t, 3> grid{1, 1, 1};  // CTAs; x varies fastest in launch order
   int regs_per_thread = 128;
   int64_t smem_bytes = 0;  // per CTA
+  // Bytes of machine code (`resources code=`; Triton / nvcc SASS: 16 B per instruction), fetched
+  // cold at launch at sm.code_fetch_bytes_per_cycle. 0: as small as the launch microbenchmark's,
+  // whose fetch sm.kernel_launch_cycles holds.
+  int64_t code_bytes = 0;
   std::vector<TensorMap> maps;
   std::vector<BarrierArray> barriers;
   std::vector<Ring> rings;

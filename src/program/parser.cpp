@@ -266,13 +266,17 @@ void Parser::resources(const SourceLine& l) {
   Operands ops(l);
   const auto regs = ops.key("regs");
   const auto smem = ops.key("smem");
+  const auto code = ops.key("code");
   ops.done();
-  if (!regs && !smem) {
-    throw_input_error(l.where, "resources: expected regs=N and/or smem=BYTES");
+  if (!regs && !smem && !code) {
+    throw_input_error(l.where, "resources: expected regs=N, smem=BYTES and/or code=BYTES");
   }
   const Kernel& k = builder().kernel();
   builder().set_resources(regs ? small_constant(*regs, l.where, "regs") : k.regs_per_thread,
                           smem ? constant(*smem, l.where, "smem") : k.smem_bytes);
+  if (code) {
+    builder().set_code_bytes(constant(*code, l.where, "code"));
+  }
 }
 
 void Parser::tensormap(const SourceLine& l) {

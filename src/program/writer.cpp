@@ -17,7 +17,8 @@ class Writer {
   std::string run() {
     m_out += fmt::format("kernel {}\n", m_k.name);
     m_out += fmt::format("grid {} {} {}\n", m_k.grid[0], m_k.grid[1], m_k.grid[2]);
-    m_out += fmt::format("resources regs={} smem={}\n", m_k.regs_per_thread, m_k.smem_bytes);
+    m_out += fmt::format("resources regs={} smem={}", m_k.regs_per_thread, m_k.smem_bytes);
+    m_out += m_k.code_bytes > 0 ? fmt::format(" code={}\n", m_k.code_bytes) : "\n";
     for (const TensorMap& m : m_k.maps) {
       write_map(m);
     }

@@ -243,8 +243,12 @@ Time Run::finish_time() const {
 
 SimResult Run::run(bool flush) {
   check_fits(m_kernel, m_config);
+  // Launch, then the cold fetch of the kernel's code (a kernel without a stated size is as
+  // small as the launch microbenchmark's, whose fetch kernel_launch_cycles holds).
+  const double rate = m_config.sm.code_fetch_bytes_per_cycle;
+  const double fetch = rate > 0 ? static_cast<double>(m_kernel.code_bytes) / rate : 0.0;
   const Time start =
-      m_clock.edge_at_or_after(m_begin) + m_clock.cycles(m_config.sm.kernel_launch_cycles);
+      m_clock.edge_at_or_after(m_begin) + m_clock.cycles(m_config.sm.kernel_launch_cycles + fetch);
   m_queue.push(start, EventKind::kDispatch, 0);
   loop();
   if (m_done_ctas < m_kernel.num_ctas()) {

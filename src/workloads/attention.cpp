@@ -551,6 +551,16 @@ SoftmaxCounts epilogue_counts(int tm, int head_dim) {
   return c;
 }
 
+int64_t attention_code_bytes(const AttentionSpec& spec) {
+  const AttentionSpec s = attention_defaults(spec);
+  // attn_bm128_bn{64,128}_s{3,2}_w8_d{64,128}[_causal].sass: instructions x 16 B.
+  const bool wide = s.variant == AttentionVariant::kFa3 || s.bn >= 128;
+  if (s.head_dim <= 64) {
+    return wide ? (s.causal ? 19328 : 14464) : (s.causal ? 14464 : 12544);
+  }
+  return wide ? (s.causal ? 22912 : 18176) : (s.causal ? 18176 : 16128);
+}
+
 program::Kernel build_attention(const AttentionSpec& spec, const GpuConfig& config) {
   const AttentionSpec s = attention_defaults(spec);
   check_shape(s);
@@ -562,6 +572,7 @@ program::Kernel build_attention(const AttentionSpec& spec, const GpuConfig& conf
                   s.head_dim, s.bm, s.bn, s.stages, s.causal ? "_causal" : "");
   KernelBuilder b(name, "attention");
   b.set_resources(attention_regs_per_thread(s), attention_smem_bytes(s));
+  b.set_code_bytes(attention_code_bytes(s));
   declare(b, s);
   const int64_t mt = cdiv(s.seq, s.bm);
   if (fa3(s)) {

@@ -44,6 +44,12 @@ const char* attention_variant_name(AttentionVariant v);
 // The spec with every 0 default filled in (kv_heads, seq_kv, bn, stages).
 AttentionSpec attention_defaults(const AttentionSpec& spec);
 
+// Bytes of the kernel's machine code (its cold fetch at launch, sm.code_fetch_bytes_per_cycle):
+// the Triton 3.6 SASS measured for the forward kernel with BM 128, 8 warps and BN 64 / 128
+// (validation/data/h200/sass: 12.5-22.9 KB by BN, head dim and causal); other tiles take the
+// nearest measured BN, FA3 (not measured) the Triton kernel's size for its head dim.
+int64_t attention_code_bytes(const AttentionSpec& spec);
+
 // Shared memory and registers per CTA as the compiler allocates them (docs/workloads.md).
 int64_t attention_smem_bytes(const AttentionSpec& spec);
 int attention_regs_per_thread(const AttentionSpec& spec);

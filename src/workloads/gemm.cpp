@@ -325,6 +325,16 @@ int gemm_regs_per_thread(const GemmSpec& s) {
   return std::min(255, acc + 40);
 }
 
+int64_t gemm_code_bytes(const GemmSpec& s) {
+  if (s.variant == GemmVariant::kPersistent) {
+    return 13000;  // persistent_ptx.json: 49332 / 48944 PTX characters x 0.265
+  }
+  // gemm_128x128x64_s3_w4.sass: 520 instructions, gemm_128x256x64_s3_w8.sass: 528 (16 B each);
+  // other tiles and the warp-specialized variant (the same PTX as the tutorial kernel under
+  // Triton 3.6, persistent_ptx.json) take the nearer of the two.
+  return s.bn >= 256 ? 8448 : 8320;
+}
+
 program::Kernel build_gemm(const GemmSpec& s, const GpuConfig& config) {
   check(s);
   const int64_t tm = (s.m + s.bm - 1) / s.bm;
@@ -334,6 +344,7 @@ program::Kernel build_gemm(const GemmSpec& s, const GpuConfig& config) {
   KernelBuilder b(name, "gemm");
   const int threads = (s.warps / 4 + (s.variant == GemmVariant::kWarpSpecialized ? 1 : 0)) * 128;
   b.set_resources(gemm_regs_per_thread(s), gemm_smem_bytes(s));
+  b.set_code_bytes(gemm_code_bytes(s));
   declare(b, s, layout(s));
   switch (s.variant) {
     case GemmVariant::kPipelined:

@@ -40,6 +40,12 @@ struct GemmSpec {
 void parse_tile(const std::string& text, GemmSpec& spec, const std::string& flag);
 GemmVariant parse_gemm_variant(const std::string& text, const std::string& flag);
 
+// Bytes of the kernel's machine code (its cold fetch at launch, sm.code_fetch_bytes_per_cycle):
+// the Triton 3.6 SASS measured for the tutorial kernel (validation/data/h200/sass), and for the
+// persistent kernel, whose SASS was not dumped, its PTX size (validation/data/h200/ptx) times
+// the tutorial kernel's SASS bytes per PTX character (0.265).
+int64_t gemm_code_bytes(const GemmSpec& spec);
+
 // Shared memory and registers per CTA the way Triton allocates them for this tile.
 int64_t gemm_smem_bytes(const GemmSpec& spec);
 int gemm_regs_per_thread(const GemmSpec& spec);

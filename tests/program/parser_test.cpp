@@ -166,6 +166,11 @@ TEST(Parser, EveryInstruction) {
   EXPECT_EQ(k.grid, (std::array<int64_t, 3>{2, 3, 4}));
   EXPECT_EQ(k.regs_per_thread, 200);
   EXPECT_EQ(k.smem_bytes, 0);
+  EXPECT_EQ(k.code_bytes, 0);  // not stated
+  EXPECT_EQ(parse_program("kernel c\nresources code=2 * 4160\nrole r warpgroups=1\n  EXIT\nend\n",
+                          "code.asim")
+                .code_bytes,
+            8320);
   // Packed strides by default.
   EXPECT_EQ(k.maps[0].strides[1], 256);
   EXPECT_EQ(k.maps[0].strides[2], 256 * 64);

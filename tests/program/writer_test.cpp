@@ -29,6 +29,7 @@ void expect_equivalent(const Kernel& a, const Kernel& b) {
   EXPECT_EQ(a.grid, b.grid);
   EXPECT_EQ(a.regs_per_thread, b.regs_per_thread);
   EXPECT_EQ(a.smem_bytes, b.smem_bytes);
+  EXPECT_EQ(a.code_bytes, b.code_bytes);
   ASSERT_EQ(a.maps.size(), b.maps.size());
   for (size_t i = 0; i < a.maps.size(); ++i) {
     EXPECT_EQ(a.maps[i].dims, b.maps[i].dims);
@@ -133,6 +134,7 @@ Kernel built_kernel() {
   b.set_constant("BN", 128);
   b.set_grid(8, 2);
   b.set_resources(96, 65536);
+  b.set_code_bytes(8320);
   TensorMap m;
   m.name = "A";
   m.dtype = DType::kFP8E4M3;
@@ -192,6 +194,7 @@ TEST(Writer, BuilderKernelRoundTrips) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("COMPUTE measured mufu=4 int=max(cta, 3) cycles=7\n"), std::string::npos);
+  EXPECT_NE(text.find("resources regs=96 smem=65536 code=8320\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  loop tile = cta, nctas * 2\n    loop k = 0, 16\n"), std::string::npos);
   EXPECT_NE(text.find("ring kv stages=4 consumers=1\n"), std::string::npos);
   EXPECT_NE(text.find("dtype=e4m3 dims=[256, 64, 4] strides=[256, 16384] box=[128, 64, 1] "

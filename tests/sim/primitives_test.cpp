@@ -34,13 +34,13 @@ program::Kernel one_box_load(const program::TensorMap& map) {
 TEST(Primitives, OneTmaLoad) {
   const SimResult r = simulate(one_box_load(map2d("T", 2, 64, 2, 64, 1 << 20)), simple_gpu());
   // cycle 0: arrive.expect_tx (1 cycle). cycle 1: TMA accepted; generation starts after
-  // launch 40 + tensor-map setup 130 = 171. Line 0 is emitted at 171 (4 sectors at 32 B/cycle
-  // = 4 cycles), line 1 at 175. Line 0: +100 to the slice (half of the 200-cycle round trip) =
-  // 271, miss, DRAM channel busy 1 cycle (128 B at 128 B/cycle) + 300 latency = 572, +100 back
-  // = 672. Line 1: slice at 275, channel free at 272 -> 276 + 300 = 576, back at 676.
-  // complete_tx at 676; the waiter sees the phase flip after barrier.wake_cycles = 42: 718.
-  // EXIT at 718; no exit overhead.
-  EXPECT_EQ(r.cycles, 718);
+  // launch 40 + tensor-map setup 371 (the map's first use on this SM) = 412. Line 0 is emitted
+  // at 412 (4 sectors at 32 B/cycle = 4 cycles), line 1 at 416. Line 0: +100 to the slice (half
+  // of the 200-cycle round trip) = 512, miss, DRAM channel busy 1 cycle (128 B at 128 B/cycle)
+  // + 300 latency = 813, +100 back = 913. Line 1: slice at 516, channel free at 513 -> 517 +
+  // 300 = 817, back at 917. complete_tx at 917; the waiter sees the phase flip after
+  // barrier.wake_cycles = 42: 959. EXIT at 959; no exit overhead.
+  EXPECT_EQ(r.cycles, 959);
   EXPECT_EQ(r.dram_read_bytes, 256u);
   EXPECT_EQ(r.tma_bytes, 256u);
   EXPECT_EQ(r.tma_requests, r.tma_responses);
@@ -367,6 +367,35 @@ TEST(Primitives, CtaThatDoesNotFitIsAnInputError) {
 // sm.dispatch_order on 8 SMs in 2 GPCs (TPC t = SMs 2t, 2t+1 in GPC t mod 2: GPC 0 holds SMs
 // 0, 1, 4, 5). Four CTAs that fill an SM each land on SMs 0-3 by id, on GPC 0's four SMs
 // GPC-major, as the H200 places them (micro_sm_map.csv).
+// A kernel's code is fetched cold before its first CTA dispatches (resources code=, at
+// sm.code_fetch_bytes_per_cycle); CTAs then dispatch one per sm.cta_dispatch_cycles, which may
+// be a fraction of a cycle (a CTA enters at the first clock edge at or after its turn).
+TEST(Primitives, LaunchFetchesTheCodeThenDispatchesAtAFractionalInterval) {
+  auto kernel = [](int64_t ctas, int64_t code_bytes) {
+    KernelBuilder b("launch");
+    b.set_grid(ctas);
+    b.set_resources(32, 0);
+    b.set_code_bytes(code_bytes);
+    b.begin_role("main", 1);
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = "1000";
+    b.compute(ops);
+    b.end_role();
+    return b.finish();
+  };
+  GpuConfig c = simple_gpu();
+  c.sm.code_fetch_bytes_per_cycle = 16;
+  EXPECT_EQ(simulate(kernel(1, 0), c).cycles, 1000);
+  EXPECT_EQ(simulate(kernel(1, 1600), c).cycles, 1100);  // 1600 B at 16 B/cycle first
+  c.sm.code_fetch_bytes_per_cycle = 0;                   // 0: no fetch cost
+  EXPECT_EQ(simulate(kernel(1, 1600), c).cycles, 1000);
+  // Two CTAs, one per SM: the second's turn comes at 2.5 cycles, it enters at edge 3.
+  c.sm.cta_dispatch_cycles = 2.5;
+  EXPECT_EQ(simulate(kernel(2, 0), c).cycles, 1003);
+  c.sm.cta_dispatch_cycles = 2;
+  EXPECT_EQ(simulate(kernel(2, 0), c).cycles, 1002);
+}
+
 TEST(Primitives, DispatchOrderFillsOneGpcFirst) {
   KernelBuilder b("place");
   b.set_grid(4);
