@@ -25,6 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from validation.hw import common  # noqa: E402
 
 METRICS = ["gpu__time_duration.sum", "gpc__cycles_elapsed.max"]
+COLUMNS = ["kernel", "grid", "threads", "code_insts", "cache_control", "launches",
+           "kernel_us_median", "kernel_us_min", "cycles_median", "sm_mhz"]
 
 
 def profile(binary, cache_control):
@@ -55,8 +57,10 @@ def profile(binary, cache_control):
         us = [r["gpu__time_duration.sum"] / 1000 for r in runs]
         cyc = statistics.median(r["gpc__cycles_elapsed.max"] for r in runs)
         med = statistics.median(us)
-        out.append(f"{kernel},{grid},{threads},{code},{cache_control},{len(runs)},{med:.3f},"
-                   f"{min(us):.3f},{cyc:.0f},{cyc / med:.0f}")
+        out.append({"kernel": kernel, "grid": grid, "threads": threads, "code_insts": code,
+                    "cache_control": cache_control, "launches": len(runs),
+                    "kernel_us_median": f"{med:.3f}", "kernel_us_min": f"{min(us):.3f}",
+                    "cycles_median": f"{cyc:.0f}", "sm_mhz": f"{cyc / med:.0f}"})
     return out
 
 
@@ -69,12 +73,8 @@ def main(binary, out_path):
               "to back, medians (and min) over launches 2-6 of gpu__time_duration.sum (kernel_us) "
               "and gpc__cycles_elapsed.max; sm_mhz = cycles / duration; cache_control all = caches "
               "flushed before every launch (code from DRAM, as gemm.csv), none = kept")
-    with open(out_path, "w") as f:
-        f.write("\n".join(common.header_lines("validation/hw/ncu_launch.py", method,
-                                              common.device_info())) + "\n")
-        f.write("kernel,grid,threads,code_insts,cache_control,launches,kernel_us_median,"
-                "kernel_us_min,cycles_median,sm_mhz\n")
-        f.write("\n".join(lines) + "\n")
+    common.write_csv(out_path, common.header_lines("validation/hw/ncu_launch.py", method,
+                                                   common.device_info()), COLUMNS, lines)
     print(open(out_path).read())
 
 
