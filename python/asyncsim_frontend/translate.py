@@ -502,6 +502,10 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None, ptx=None, sa
                 body.append("  end")
         body.append("  EXIT")
         body.append("end")
+    # The machine code's size, fetched cold at launch (resources code=): 16 B per SASS
+    # instruction of the uninstrumented kernel; unknown without its SASS.
+    listing = sass if sass is not None else launch.get("uninstrumented", {}).get("sass")
+    code = 16 * len(re.findall(r"/\*[0-9a-f]{4,}\*/", listing)) if listing else 0
     regs = launch.get("uninstrumented", {}).get("n_regs") or launch.get("n_regs") or 128
     smem = launch.get("uninstrumented", {}).get("shared") or launch.get("shared") or 0
     head = [f"# Translated by asyncsim_frontend from {trace_path.split('/')[-1]} (Proton trace of "
@@ -510,7 +514,7 @@ def translate(trace_path, launch, min_gap=32, record_overhead=None, ptx=None, sa
             f"iterations and CTAs, minus {overhead} cycles of recording overhead; gaps < {min_gap} dropped.",
             f"kernel {_ident(launch['kernel'])}",
             f"grid {gx} {gy} {gz}",
-            f"resources regs={regs} smem={smem}"] + decl + [""]
+            f"resources regs={regs} smem={smem}" + (f" code={code}" if code else "")] + decl + [""]
     report.append(f"record overhead {overhead} cycles; {len(measured)} COMPUTE lines")
     report.append(rules["report"])
     head.insert(2, f"# Compiled code (PTX/SASS of the uninstrumented kernel): {rules['report']}.")

@@ -392,6 +392,8 @@ def test_translation_adds_the_compiled_barriers():
     loop = text[text.index("loop i1"):]
     loop = loop[:loop.index("\n  end")]
     assert loop.count("BAR_SYNC 0 threads=128") == 4  # wait, expect_tx and each refill copy
+    # the SASS's 520 instructions, fetched cold at launch
+    assert re.search(r"^resources regs=\d+ smem=\d+ code=8320$", text, re.M), text[:600]
     plain, report = translate(TRACE, sidecar(), compiled=False)
     assert "BAR_SYNC" not in plain and report[-1] == "PTX/SASS rules off"
 
