@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "mem/mem_bits.h"
 #include "stats/timeline.h"
 
 namespace asyncsim {
@@ -180,7 +181,7 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
     m_inflight_head = m_inflight_head + 1 == cap ? 0 : m_inflight_head + 1;
     --m_inflight_count;
   }
-  const int nsect = std::popcount(r.sectors);
+  const int nsect = sector_count(r.sectors);
   Time done;
   if (r.oob) {
     m_stats.oob_sectors += static_cast<uint64_t>(nsect);
@@ -267,8 +268,8 @@ void TmaEngine::generate(Time t) {
     ++m_next_request;
     // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles,
     // plus tma.unaligned_row_cycles on a row not sector-aligned (micro_tma_align.csv).
-    const Time cost = x.store ? m_store_sector_ps * std::popcount(r.sectors)
-                              : std::max(m_sector_ps * std::popcount(r.sectors), m_request_ps) +
+    const Time cost = x.store ? m_store_sector_ps * sector_count(r.sectors)
+                              : std::max(m_sector_ps * sector_count(r.sectors), m_request_ps) +
                                     (r.unaligned ? m_unaligned_ps : 0);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;

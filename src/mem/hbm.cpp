@@ -153,15 +153,14 @@ Time HbmSystem::idle_miss_latency(int bytes) const {
 // bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
 // and banks in the long run, while a short run stays inside its window's group.
 HbmAddress HbmSystem::decode(uint64_t addr) const {
-  // Every field depends on the address above the interleave granule only; the memory system
-  // decodes each missed line twice (its prefetch hint, then the access), so one entry suffices.
+  // Every field depends on the address above the interleave granule only.
   const uint64_t key = addr >> m_interleave_shift;
-  if (key == m_decoded_key) {
-    return m_decoded;
+  DecodeSlot& slot = m_decode_cache[key & (kDecodeSlots - 1)];
+  if (slot.key != key) {
+    slot.key = key;
+    slot.address = decode_uncached(addr);
   }
-  m_decoded_key = key;
-  m_decoded = decode_uncached(addr);
-  return m_decoded;
+  return slot.address;
 }
 
 HbmAddress HbmSystem::decode_uncached(uint64_t addr) const {

@@ -198,8 +198,15 @@ class HbmSystem {
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;
   int m_row_shift;
   HbmAddress decode_uncached(uint64_t addr) const;
-  mutable uint64_t m_decoded_key = UINT64_MAX;  // addr >> interleave of the last decode
-  mutable HbmAddress m_decoded;
+  // Decoded addresses by granule (addr >> interleave), direct-mapped: a kernel's DRAM traffic
+  // comes back to the same granules (the memory system's prefetch hint decodes every L2 read,
+  // hits included, and tiles are re-read), and a decode is ~170 host instructions.
+  struct DecodeSlot {
+    uint64_t key = UINT64_MAX;
+    HbmAddress address;
+  };
+  static constexpr size_t kDecodeSlots = 4096;
+  mutable std::vector<DecodeSlot> m_decode_cache = std::vector<DecodeSlot>(kDecodeSlots);
   // Timing in ps.
   Time m_rcd, m_rp, m_ras, m_cl, m_wl, m_rtp, m_wr, m_ccd_l, m_rrd_s, m_rrd_l, m_faw;
   Time m_wtr_s, m_wtr_l, m_rtw, m_refi, m_rfc, m_rfcpb, m_ctrl, m_burst_slot, m_burst;

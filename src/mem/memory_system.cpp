@@ -314,7 +314,13 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   const Time start = reserve_slice(slice, arrive, nsect * m_sector_bytes);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
+    m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
+    if (m_hbm && !m_bank_prefetched) {
+      m_hbm->prefetch(line * static_cast<uint64_t>(m_line_bytes));
+    }
     way = allocate(way.row, line, start, m_read_insert);
+  } else if (m_miss_run > 0) {
+    --m_miss_run;
   }
   stamp(way, slice);
   uint8_t& valid_sectors = valid(way);
@@ -373,9 +379,12 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   prefetch_set(slice, line_set);
   prefetch_set(proxy, line_set);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
-  if (m_hbm && !req.write) {
-    // Should this read miss, its DRAM bank's state is the next host miss in line: start it now.
+  m_bank_prefetched = false;
+  if (m_hbm && !req.write && m_miss_run > kMissRunEarly) {
+    // Reads are missing in L2 (a stream): this one's DRAM bank state is likely the next host
+    // miss in line, start it now, alongside the two sets'.
     m_hbm->prefetch(req.line * static_cast<uint64_t>(m_line_bytes));
+    m_bank_prefetched = true;
   }
   m_slice_stats[slice].far_accesses += far ? 1 : 0;
   const Time near_way = m_half_hit + pair_extra(req.sm, proxy);

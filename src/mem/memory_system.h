@@ -309,6 +309,14 @@ class MemorySystem {
   FastDiv m_set_div;        // by the sets per slice
   std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
   WayRef m_served_way;                      // the way that served the last read (home or near copy)
+  // Host-side only (no effect on simulated time): a read's DRAM bank state is prefetched as
+  // soon as the request arrives while reads keep missing in L2 (a saturating count, +1 per miss,
+  // -1 per hit, above kMissRunEarly), else only once its lookup missed: decoding the DRAM
+  // address of every read cost a GEMM, whose reads mostly hit, 14 % of its host instructions,
+  // while a stream keeps the early prefetch it was measured faster with (docs/memory.md).
+  static constexpr int kMissRunEarly = 32;
+  int m_miss_run = 0;
+  bool m_bank_prefetched = false;
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
