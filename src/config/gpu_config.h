@@ -134,6 +134,9 @@ struct MemParams {
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;
+  // Share of a set's ways near copies may hold; a copy beyond it replaces the set's least
+  // recently used copy instead of a line of the set's own (1: no limit).
+  double l2_remote_copy_occupancy = 1.0;
   bool l2_remote_copy_writes = false;  // far-partition writes leave a (clean) near copy too
   L2Replacement l2_replacement = L2Replacement::kLru;
   int l2_rrip_levels = 4;        // re-reference prediction values 0 (near) .. levels-1 (distant)

@@ -387,6 +387,11 @@ std::vector<ParamSpec> build_specs() {
       "l2.remote_copy_probability", "-",
       "share of far reads that insert a near copy (chosen by address hash)",
       [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_probability; }, 0, 1));
+  s.push_back(float_param(
+      "l2.remote_copy_occupancy", "-",
+      "share of a set's ways near copies may hold (Sim-FA's occupancy threshold); a copy beyond "
+      "it replaces the set's least recently used copy; 1: no limit",
+      [](GpuConfig& c) -> double& { return c.mem.l2_remote_copy_occupancy; }, 0, 1));
   s.push_back(bool_param("l2.remote_copy_writes",
                          "a write from the far partition leaves a clean copy in the near one too "
                          "(with l2.remote_copy)",

@@ -103,7 +103,7 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     const uint8_t* reused = reused_row(row);
     uint32_t oldest_clean = UINT32_MAX;
     for (uint32_t w = 0; w < ways; ++w) {
-      oldest_clean = std::min(oldest_clean, reused[w] != 0 ? UINT32_MAX : lru[w]);
+      oldest_clean = std::min(oldest_clean, (reused[w] & kReused) != 0 ? UINT32_MAX : lru[w]);
     }
     if (oldest_clean != UINT32_MAX && clean_first_now()) {
       // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
@@ -129,6 +129,31 @@ bool MemorySystem::clean_first_now() {
          mix64(++m_evictions * 0x9e3779b97f4a7c15ULL) < m_clean_first_threshold;
 }
 
+MemorySystem::WayRef MemorySystem::allocate_copy(uint32_t row, uint64_t line, Time t,
+                                                 uint8_t insert) {
+  const auto ways = static_cast<uint32_t>(m_ways);
+  if (m_copy_limit < ways) {
+    const uint8_t* flags = reused_row(row);
+    const uint32_t* lru = lru_row(row);
+    uint32_t copies = 0;
+    uint32_t oldest = UINT32_MAX;
+    uint32_t victim = 0;
+    for (uint32_t w = 0; w < ways; ++w) {
+      if ((flags[w] & kCopy) != 0 && lru[w] != 0) {
+        ++copies;
+        if (lru[w] < oldest) {
+          oldest = lru[w];
+          victim = w;
+        }
+      }
+    }
+    if (copies >= m_copy_limit && copies > 0) {
+      return install({row, victim}, line, t, insert);
+    }
+  }
+  return allocate(row, line, t, insert);
+}
+
 // Remote-copy proxy: a near slice may hold a clean copy of a far line.
 bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive,
                                     Time& ready) {
@@ -137,7 +162,7 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
   }
   const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
   touch(slot, proxy);
-  reused(slot) = 1;
+  reused(slot) |= kReused;
   m_served_way = slot;
   ++m_slice_stats[proxy].copy_hits;
   m_slice_stats[proxy].read_hits += static_cast<uint64_t>(sector_count(sectors));
@@ -153,11 +178,12 @@ void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time n
   }
   const uint8_t insert = reused_line ? m_write_insert : m_read_insert;
   if (!slot.found()) {
-    slot = allocate(slot.row, line, now, insert);  // a dirty victim's write-back starts now
+    slot = allocate_copy(slot.row, line, now, insert);  // a dirty victim's write-back starts now
+    reused(slot) = kCopy;
     ++m_slice_stats[proxy].copy_inserts;
   }
   valid(slot) |= sectors;
-  reused(slot) |= reused_line ? 1 : 0;
+  reused(slot) |= reused_line ? kReused : 0;
   rrpv(slot) = std::min(rrpv(slot), insert);
   stamp(slot, proxy);
   fill_time(slot) = std::max(fill_time(slot), ready);

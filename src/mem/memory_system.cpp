@@ -53,6 +53,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_meta_storage.assign(rows * m_block_words + 16, 0);
     const auto misalign = reinterpret_cast<uintptr_t>(m_meta_storage.data()) % 64;
     m_meta = m_meta_storage.data() + (misalign == 0 ? 0 : (64 - misalign) / 4);
+    if (config.mem.l2_remote_copy_occupancy < 1.0) {
+      m_copy_limit =
+          static_cast<uint32_t>(config.mem.l2_remote_copy_occupancy * static_cast<double>(ways));
+    }
   }
   m_lru_clock.assign(m_num_slices, 0);
   m_slice_free.assign(m_num_slices, 0);
@@ -326,7 +330,7 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   uint8_t& valid_sectors = valid(way);
   const auto missing = static_cast<uint8_t>(sectors & ~valid_sectors);
   if ((sectors & valid_sectors) != 0) {
-    reused(way) = 1;
+    reused(way) |= kReused;
     rrpv(way) = std::min(rrpv(way), m_hit_level);
   }
   m_served_way = way;
@@ -367,7 +371,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       // The merged read is a second reference to the line in L2 (for the replacement policy).
       const WayRef merged = merge_slot->way;
       if (merged.found() && tag(merged) == req.line) {
-        reused(merged) = 1;
+        reused(merged) |= kReused;
         rrpv(merged) = std::min(rrpv(merged), m_hit_level);
       }
       return merge_slot->ready;
@@ -409,7 +413,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     valid(way) |= req.sectors;
     dirty(way) |= req.sectors;
-    reused(way) = 1;
+    reused(way) |= kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way, slice);
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {

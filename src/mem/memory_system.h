@@ -200,6 +200,13 @@ class MemorySystem {
   // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
   WayRef allocate(uint32_t row, uint64_t line, Time t, uint8_t insert);
+  // A near copy's way in set `row`: under l2.remote_copy_occupancy, the least recently used
+  // copy once copies hold their share of the set, else allocate's victim.
+  WayRef allocate_copy(uint32_t row, uint64_t line, Time t, uint8_t insert);
+  // Bits of the reused byte: 1 = reused (see m_meta), 2 = the line is a near copy.
+  static constexpr uint8_t kReused = 1;
+  static constexpr uint8_t kCopy = 2;
+  uint32_t m_copy_limit = UINT32_MAX;  // ways of a set near copies may hold
   WayRef install(WayRef r, uint64_t line, Time t, uint8_t insert);
   void write_back(WayRef r, Time t);  // a dirty victim's sectors, to DRAM at t
   // Makes way `r` of `slice` its most recently used.

@@ -391,6 +391,40 @@ TEST(MemorySystem, FarWritesLeaveANearCopy) {
   }
 }
 
+// l2.remote_copy_occupancy (Sim-FA's occupancy threshold): near copies may hold that share of a
+// set's ways; beyond it a new copy replaces the set's least recently used copy, not a line of
+// the set's own. Eight lines homed in slice 0, set 0, read by an SM of the other partition,
+// leave their copies in set 0 of proxy slice 2 (10 ways): all eight stay without a limit, the
+// last five with a limit of 0.5, so reading them again (newest first) finds 8 or 5 copies.
+TEST(MemorySystem, RemoteCopyOccupancyCapsTheCopiesOfASet) {
+  for (const bool capped : {false, true}) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240",
+                             "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
+                             std::string("l2.remote_copy_occupancy=") + (capped ? "0.5" : "1")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    ASSERT_EQ(mem.partition_of_sm(8), 1);
+    ASSERT_EQ(mem.partition_of_slice(0), 0);
+    Time t = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int i = 0; i < 8; ++i) {
+        const uint64_t k = pass == 0 ? static_cast<uint64_t>(i) : static_cast<uint64_t>(7 - i);
+        mem.access(read(1024 * k, 8), t);  // slice 0, set 0
+        t += 1000 * kNs;
+      }
+    }
+    uint64_t copy_hits = 0;
+    uint64_t inserts = 0;
+    for (const auto& sl : mem.slice_stats()) {
+      copy_hits += sl.copy_hits;
+      inserts += sl.copy_inserts;
+    }
+    EXPECT_EQ(copy_hits, capped ? 5u : 8u);
+    EXPECT_EQ(inserts, capped ? 11u : 8u);  // capped: the three re-read lines copied again
+    EXPECT_EQ(mem.stats().dram_read_bytes, 8u * 128);  // the homes keep every line
+  }
+}
+
 // l2.clean_first_probability = 1: an eviction takes the least recently used line that was read
 // only once, if it is among the l2.clean_first_ways oldest, sparing older lines that were
 // written or read again; 0 is plain LRU. Lines 7 + 1024 k share slice 3 and set 1 (modulo hash,
