@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <thread>
 
 #include "cli/commands.h"
 #include "cli/micro.h"
+#include "cli/micro_detail.h"
 #include "cli/validate.h"
 #include "util/error.h"
 
@@ -29,7 +32,38 @@ struct MicroCmd {
   MicroOptions options;
   int jobs = 1;
   double tolerance_pct = 10;
+  std::string emit;  // --emit DIR: write each point's kernels as .asim programs
 };
+
+// The file stem and the description of one point (or run of points) for --emit.
+std::pair<std::string, std::string> point_name(const std::string& bench, const MicroRow& key) {
+  std::string stem = bench;
+  std::string what = "asyncsim micro " + bench + " point";
+  for (const auto& [k, v] : key) {
+    if (v.empty()) {
+      continue;
+    }
+    std::string safe;
+    for (const char ch : v) {
+      safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ? ch : '_';
+    }
+    stem += "_" + safe;
+    what += fmt::format(" {}={}", k, v);
+  }
+  return {stem, what};
+}
+
+// Simulates one point (or run) with its kernels written under --emit.
+template <typename F>
+auto with_emit(const MicroCmd& o, const std::string& bench, const MicroRow& key, const F& f) {
+  if (!o.emit.empty()) {
+    const auto [stem, what] = point_name(bench, key);
+    micro_detail::set_emit_target(o.emit, stem, what);
+  }
+  auto out = f();
+  micro_detail::set_emit_target("", "", "");
+  return out;
+}
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
@@ -110,8 +144,9 @@ std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow
                                  const GpuConfig& c, const MicroCmd& o) {
   std::vector<MicroRow> out(keys.size());
   if (b.simulate_run == nullptr) {
-    parallel_for(keys.size(), o.jobs,
-                 [&](size_t i) { out[i] = b.simulate(keys[i], c, o.options); });
+    parallel_for(keys.size(), o.jobs, [&](size_t i) {
+      out[i] = with_emit(o, b.name, keys[i], [&] { return b.simulate(keys[i], c, o.options); });
+    });
     return out;
   }
   std::vector<MicroRow> runs;
@@ -124,8 +159,9 @@ std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow
     }
   }
   std::vector<std::vector<MicroRow>> rows(runs.size());
-  parallel_for(runs.size(), o.jobs,
-               [&](size_t i) { rows[i] = b.simulate_run(runs[i], c, o.options); });
+  parallel_for(runs.size(), o.jobs, [&](size_t i) {
+    rows[i] = with_emit(o, b.name, runs[i], [&] { return b.simulate_run(runs[i], c, o.options); });
+  });
   for (size_t i = 0; i < keys.size(); ++i) {
     const MicroRow want = project(keys[i], b.keys);
     const std::vector<MicroRow>& got = rows[run_of[i]];
@@ -157,6 +193,13 @@ int run_micro(const MicroCmd& o) {
   GpuConfig c = load_gpu_config(o.gpu, o.sets);
   if (o.sm_clock_mhz != 0) {
     apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
+  }
+  if (!o.emit.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.emit, ec);
+    if (ec || !std::filesystem::is_directory(o.emit)) {
+      throw_input_error("--emit " + o.emit, "cannot create the directory: {}", ec.message());
+    }
   }
   std::vector<MicroRow> keys;
   std::vector<MicroRow> measured;
@@ -265,6 +308,9 @@ void add_micro_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->tolerance_pct, "per-point error counted as a match, %")
       ->capture_default_str();
   cmd->add_option("--jobs", o->jobs, "points simulated in parallel")->capture_default_str();
+  cmd->add_option("--emit", o->emit,
+                  "also write each simulated point's kernels as .asim programs into this "
+                  "directory (STEM.N.asim; select points with --where)");
   cmd->callback([o]() { set_exit_code(run_micro(*o)); });
 }
 

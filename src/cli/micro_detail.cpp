@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <random>
 
 #include "program/builder.h"
+#include "program/writer.h"
 #include "sim/simulator.h"
 #include "util/error.h"
 
@@ -56,11 +58,56 @@ int64_t sm_cycles(const GpuConfig& c, Time t) {
   return std::llround(ClockDomain::from_mhz(c.sm.clock_mhz).to_cycles(t));
 }
 
+namespace {
+
+struct EmitTarget {
+  std::string dir, stem, what;
+  int next = 0;
+};
+thread_local EmitTarget t_emit;
+
+void emit(const program::Kernel& k, int of) {
+  if (t_emit.dir.empty()) {
+    return;
+  }
+  const std::string path = fmt::format("{}/{}.{}.asim", t_emit.dir, t_emit.stem, t_emit.next);
+  std::ofstream f(path);
+  if (!f) {
+    throw_input_error("--emit " + t_emit.dir, "cannot write {}", path);
+  }
+  f << fmt::format(
+      "# {} (kernel {} of a sequence of {} launched back to back on one GPU; memory state "
+      "carries over). Written by `asyncsim micro --emit`; the micro's timing and statistics are "
+      "in src/cli/micro*.cpp.\n",
+      t_emit.what, t_emit.next, of);
+  f << program::write_program(k);
+  ++t_emit.next;
+}
+
+}  // namespace
+
+void set_emit_target(const std::string& dir, const std::string& stem, const std::string& what) {
+  t_emit = EmitTarget{dir, stem, what, 0};
+}
+
+SimResult micro_simulate(const program::Kernel& k, const GpuConfig& c, const RunOptions& ro) {
+  emit(k, 1);
+  return simulate(k, c, ro);
+}
+
+std::vector<SimResult> micro_sequence(const std::vector<const program::Kernel*>& kernels,
+                                      const GpuConfig& c, const RunOptions& ro) {
+  for (const program::Kernel* k : kernels) {
+    emit(*k, static_cast<int>(kernels.size()));
+  }
+  return simulate_sequence(kernels, c, ro);
+}
+
 std::vector<IssueMark> traced_run(const program::Kernel& k, const GpuConfig& c) {
   std::vector<IssueMark> trace;
   RunOptions ro;
   ro.issue_trace = &trace;
-  simulate(k, c, ro);
+  micro_simulate(k, c, ro);
   return trace;
 }
 

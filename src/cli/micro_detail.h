@@ -27,6 +27,16 @@ struct Summary {
 };
 Summary summarize(std::vector<int64_t> v);
 
+// Every simulation of a microbenchmark goes through these two, which also write the kernels as
+// .asim programs when `asyncsim micro --emit DIR` asked for them (the point being simulated on
+// this thread is set by set_emit_target).
+SimResult micro_simulate(const program::Kernel& k, const GpuConfig& c, const RunOptions& ro = {});
+std::vector<SimResult> micro_sequence(const std::vector<const program::Kernel*>& kernels,
+                                      const GpuConfig& c, const RunOptions& ro = {});
+// `dir` empty: nothing is written. `stem` names the point (file DIR/STEM.N.asim, N = the
+// kernel's place in the point's launch sequence); `what` goes into each file's first line.
+void set_emit_target(const std::string& dir, const std::string& stem, const std::string& what);
+
 int64_t sm_cycles(const GpuConfig& c, Time t);
 // Simulates `k` and returns the issue times of its traced warpgroup's instructions.
 std::vector<IssueMark> traced_run(const program::Kernel& k, const GpuConfig& c);

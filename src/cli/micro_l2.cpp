@@ -40,7 +40,7 @@ std::vector<SimResult> run_touches(const GpuConfig& c, const std::vector<Touch>&
   for (const program::Kernel& k : kernels) {
     ptrs.push_back(&k);
   }
-  std::vector<SimResult> out = simulate_sequence(ptrs, c);
+  std::vector<SimResult> out = micro_sequence(ptrs, c);
   out.erase(out.begin());
   return out;
 }

@@ -97,7 +97,7 @@ MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOp
   std::vector<IssueMark> trace;
   RunOptions ro;
   ro.issue_trace = &trace;
-  simulate_sequence({&touch, &lat}, c, ro);
+  micro_sequence({&touch, &lat}, c, ro);
   std::vector<int64_t> v = iteration_cycles(c, trace);
   v.erase(v.begin(), v.begin() + 8);
   const Summary sm = summarize(v);
@@ -367,7 +367,7 @@ std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const 
   RunOptions ro;
   ro.issue_trace = &trace;
   ro.first_sm = static_cast<int>(sm);
-  simulate(k, c, ro);
+  micro_simulate(k, c, ro);
   // One sample per read: from its first instruction to the next read's (or EXIT).
   const std::vector<Time> t = marks(trace, tma ? Op::kMbArriveExpectTx : Op::kLdGlobal);
   if (t.size() != static_cast<size_t>(kRepeatLines * kRepeatPasses) + 1) {

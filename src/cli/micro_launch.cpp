@@ -124,7 +124,7 @@ MicroRow launch_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   }
   b.set_code_bytes(16 * insts);
   const program::Kernel k = b.finish();
-  const SimResult r = simulate(k, c);
+  const SimResult r = micro_simulate(k, c);
   MicroRow out = key;
   out["code_insts"] = s(kernel.rfind("launch_code_", 0) == 0 ? std::stoll(kernel.substr(12)) : 0);
   out["launches"] = s(1);

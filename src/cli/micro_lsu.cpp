@@ -113,7 +113,7 @@ double lsu_stream_us(const GpuConfig& config, const LsuStream& st,
   const program::Kernel k = lsu_stream_kernel(st, "stream");
   std::vector<const program::Kernel*> seq = before;
   seq.push_back(&k);
-  return simulate_sequence(seq, c).back().time_us;
+  return micro_sequence(seq, c).back().time_us;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,9 +171,9 @@ Summary chain_summary(const GpuConfig& c, const program::Kernel& chain, int64_t 
   ro.issue_trace = &trace;
   if (touch_bytes > 0) {
     const program::Kernel touch = touch_kernel(c, 0, touch_bytes);
-    simulate_sequence({&touch, &chain}, c, ro);
+    micro_sequence({&touch, &chain}, c, ro);
   } else {
-    simulate_sequence({&chain}, c, ro);
+    micro_sequence({&chain}, c, ro);
   }
   const std::vector<Time> t = marks(trace, Op::kLdGlobal);
   samples.clear();
@@ -451,7 +451,7 @@ SimResult vector_add_run(const MicroRow& key, const GpuConfig& c, const char* wh
   b.end_loop();
   b.end_role();
   const program::Kernel k = b.finish();
-  return simulate_sequence({&k, &k}, c).back();
+  return micro_sequence({&k, &k}, c).back();
 }
 
 }  // namespace

@@ -123,13 +123,13 @@ double stream_us(const GpuConfig& config, const Stream& st, bool warm) {
   c.sm.kernel_launch_cycles = 0;
   const program::Kernel k = stream_kernel(c, st, "stream");
   if (!warm) {
-    return simulate(k, c).time_us;
+    return micro_simulate(k, c).time_us;
   }
   Stream w = st;
   w.passes = 1;
   w.store_offset = -1;
   const program::Kernel warmup = stream_kernel(c, w, "warmup");
-  return simulate_sequence({&warmup, &k}, c).back().time_us;
+  return micro_sequence({&warmup, &k}, c).back().time_us;
 }
 
 std::vector<MicroRow> bw_points() {

@@ -126,6 +126,34 @@ TEST(Micro, VectorAddSecondLaunchFindsTheL2Warm) {
   EXPECT_LT(std::stod(r[0][3]), std::stod(r[1][3]));
 }
 
+// bench/micro holds one point of each micro as .asim programs (bench/micro/emit.sh). --emit must
+// write exactly what the micro simulates: the committed programs are what it writes today, and
+// such a program run on its own gives the micro's time (a one-kernel point).
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(Micro, EmitWritesTheSimulatedProgramsAsCommittedInBenchMicro) {
+  const std::string dir = ::testing::TempDir() + "asim_emit";
+  const Outcome o = run("micro launch --where kernel=launch_store --where grid=132 --emit " + dir);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const std::string name = "launch_all_132_launch_store_128.0.asim";
+  const std::string got = slurp(dir + "/" + name);
+  ASSERT_FALSE(got.empty());
+  EXPECT_EQ(got, slurp(std::string(ASYNCSIM_SOURCE_DIR) + "/bench/micro/" + name));
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 1u) << o.out;
+  // columns: kernel, grid, threads, code_insts, cache_control, launches, kernel_us_median, ...
+  const Outcome alone = run("run " + dir + "/" + name + " --json");
+  ASSERT_EQ(alone.code, 0) << alone.out;
+  const auto j = nlohmann::json::parse(alone.out);
+  EXPECT_NEAR(j.at("time_us").get<double>(), std::stod(r[0][6]), 0.0005) << alone.out;
+  EXPECT_NE(run("micro launch --where kernel=launch_store --emit /proc/none/x").code, 0);
+}
+
 TEST(Micro, ListsItsColumnsAndRejectsUnknownNames) {
   const Outcome bad = run("micro tma_nothing");
   EXPECT_EQ(bad.code, 2);
