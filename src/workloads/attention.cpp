@@ -510,57 +510,6 @@ int attention_regs_per_thread(const AttentionSpec& spec) {
   return std::min(255, acc + scores + scores / 2 + 27);
 }
 
-// Instructions per thread per K/V iteration of Triton's attention loop that are neither FP32,
-// MUFU, F2FP nor HGMMA, counted in the H200 SASS of the four builds
-// (validation/data/h200/sass/attn_*.sass: 108, 105, 111, 109; uniform-datapath address and
-// phase arithmetic, moves, predicates, the 8 SHFL.BFLY of the two row reductions), less the 12
-// that the program models as instructions of their own (4 SYNCS, 3 BAR.SYNC, 2 UTMALDG,
-// 3 WARPGROUP). The count barely moves with D and BN: it is loop overhead.
-constexpr int64_t kTritonScalarInstr = 108 - 12;
-// Two butterfly shuffles per row reduction (max and sum), two rows per thread in the m64 layout.
-constexpr int64_t kReductionShuffles = 2 * 2 * 2;
-
-SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked,
-                             bool causal) {
-  const int64_t tile = int64_t{tm} * tn;
-  SoftmaxCounts c;
-  c.inst = v == AttentionVariant::kTriton ? kTritonScalarInstr : kReductionShuffles;
-  c.fp32 = tile /*rowmax*/ + tile /*rowsum*/ + int64_t{tm} * head_dim /*rescale O*/;
-  c.mufu = tile;  // exp2
-  c.cvt = tile;   // P to fp16
-  if (v == AttentionVariant::kTriton) {
-    c.fp32 += 2 * tile;  // qk * qk_scale, then qk - m_ij before exp2
-  }
-  if (masked) {
-    // Triton's causal mask: column index, the two compares (key < S, row >= key) and their AND
-    // per element, then a select: its causal builds execute 3.4-4.6 more instructions per score
-    // element and thread than the unmasked ones (ncu smsp__inst_executed of the four pairs in
-    // validation/data/h200/ncu: +110/+112 per BN=64 tile of 32 elements, +290/+293 per BN=128
-    // tile of 64). A ragged-only mask (key < S) and FA3's (no SASS at hand): one compare.
-    c.int_ops += (v == AttentionVariant::kTriton && causal ? 3 : 1) * tile;
-    c.fp32 += tile;  // select -inf
-  }
-  return c;
-}
-
-SoftmaxCounts epilogue_counts(int tm, int head_dim) {
-  SoftmaxCounts c;
-  c.fp32 = int64_t{tm} * head_dim;
-  c.mufu = tm;
-  c.cvt = int64_t{tm} * head_dim;
-  return c;
-}
-
-int64_t attention_code_bytes(const AttentionSpec& spec) {
-  const AttentionSpec s = attention_defaults(spec);
-  // attn_bm128_bn{64,128}_s{3,2}_w8_d{64,128}[_causal].sass: instructions x 16 B.
-  const bool wide = s.variant == AttentionVariant::kFa3 || s.bn >= 128;
-  if (s.head_dim <= 64) {
-    return wide ? (s.causal ? 19328 : 14464) : (s.causal ? 14464 : 12544);
-  }
-  return wide ? (s.causal ? 22912 : 18176) : (s.causal ? 18176 : 16128);
-}
-
 program::Kernel build_attention(const AttentionSpec& spec, const GpuConfig& config) {
   const AttentionSpec s = attention_defaults(spec);
   check_shape(s);
