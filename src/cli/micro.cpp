@@ -38,6 +38,8 @@ using micro_detail::reuse_stream_points;
 using micro_detail::reuse_stream_run;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::stride_retain_points;
+using micro_detail::stride_retain_simulate;
 using micro_detail::tma_write_retain_points;
 using micro_detail::tma_write_retain_run;
 using micro_detail::write_stream_points;
@@ -268,6 +270,20 @@ const std::vector<MicroBench>& micro_benches() {
        {"kind", "how", "sr_mib"},
        tma_write_retain_run,
        "w_bytes"},
+      {"l2_stride_retain",
+       "full-chip touch kernels in sequence: flush (96 MiB read), a strided region read twice "
+       "(rows of width_lines lines, pitch_lines lines apart, footprint_mib MiB in all; one CTA "
+       "per SM reads rows cta, cta + SMs, ... by bulk copies, 8 in flight): the second read's "
+       "DRAM reads",
+       {"pitch_lines", "width_lines", "footprint_mib", "region_bytes", "measured_dram_read_bytes",
+        "warm_dram_read_bytes", "cycles"},
+       {"pitch_lines", "width_lines", "footprint_mib"},
+       "measured_dram_read_bytes",
+       stride_retain_points,
+       stride_retain_simulate,
+       {},
+       nullptr,
+       "region_bytes"},
   };
   return benches;
 }

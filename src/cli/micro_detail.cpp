@@ -139,20 +139,25 @@ std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<Issu
 // same units are written instead (bulk stores, at most 8 in flight per CTA): every line dirty.
 program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write) {
   constexpr int64_t kUnit = 8 * kKiB;
+  return touch_rows_kernel(c, base, std::max<int64_t>(1, bytes / kUnit), kUnit, kUnit, write);
+}
+
+// The same grid-stride loop over `units` units of `unit_bytes`, unit u at base + u * pitch.
+program::Kernel touch_rows_kernel(const GpuConfig& c, uint64_t base, int64_t units,
+                                  int64_t unit_bytes, int64_t pitch, bool write) {
   constexpr int kSlots = 8;
   const int64_t ctas = c.sm.count;
-  const int64_t units = std::max<int64_t>(1, bytes / kUnit);
   const int64_t iters = (units + ctas - 1) / ctas;
   const std::string addr =
-      fmt::format("{} + min(i * {} + cta, {}) * {}", base, ctas, units - 1, kUnit);
+      fmt::format("{} + min(i * {} + cta, {}) * {}", base, ctas, units - 1, pitch);
   KernelBuilder b(write ? "fill" : "touch");
   b.set_grid(ctas);
-  b.set_resources(32, kSlots * kUnit);
+  b.set_resources(32, kSlots * unit_bytes);
   b.add_barrier("bar", kSlots, 1);
   b.begin_role("main", 1);
   b.loop("i", "0", s(iters));
   if (write) {
-    b.bulk_store(addr, s(kUnit));
+    b.bulk_store(addr, s(unit_bytes));
     b.tma_store_wait(s(kSlots - 1));
     b.end_loop();
     b.tma_store_wait("0");
@@ -162,8 +167,8 @@ program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, b
   b.if_(fmt::format("i >= {}", kSlots));
   b.mb_wait("bar", fmt::format("i % {}", kSlots), fmt::format("(i / {} - 1) % 2", kSlots));
   b.end_if();
-  b.mb_arrive_expect_tx("bar", fmt::format("i % {}", kSlots), s(kUnit));
-  b.bulk_load(addr, s(kUnit), "bar", fmt::format("i % {}", kSlots));
+  b.mb_arrive_expect_tx("bar", fmt::format("i % {}", kSlots), s(unit_bytes));
+  b.bulk_load(addr, s(unit_bytes), "bar", fmt::format("i % {}", kSlots));
   b.end_loop();
   b.loop("k", s(std::max<int64_t>(0, iters - kSlots)), s(iters));
   b.mb_wait("bar", fmt::format("k % {}", kSlots), fmt::format("(k / {}) % 2", kSlots));

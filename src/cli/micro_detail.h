@@ -48,6 +48,10 @@ std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<Issu
 // A full-chip read (or, with `write`, a write) of [base, base + bytes) in the hardware touch
 // kernel's grid-stride order.
 program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write = false);
+// The same loop over `units` units of `unit_bytes` each, unit u at base + u * pitch (a strided
+// 2-D region: rows of unit_bytes, `pitch` bytes apart).
+program::Kernel touch_rows_kernel(const GpuConfig& c, uint64_t base, int64_t units,
+                                  int64_t unit_bytes, int64_t pitch, bool write = false);
 
 // A grid-stride thread loop of int4 loads / stores at warpgroup granularity (micro_lsu.cpp): the
 // grid's threads cover elements cta * threads + thread; a main-loop iteration handles `unroll`
@@ -114,5 +118,7 @@ std::vector<MicroRow> reuse_stream_run(const MicroRow& run, const GpuConfig& c,
 std::vector<MicroRow> tma_write_retain_points();
 std::vector<MicroRow> tma_write_retain_run(const MicroRow& run, const GpuConfig& c,
                                            const MicroOptions& o);
+std::vector<MicroRow> stride_retain_points();
+MicroRow stride_retain_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 
 }  // namespace asyncsim::cli::micro_detail

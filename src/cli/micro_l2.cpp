@@ -1,5 +1,5 @@
 // L2 replacement-policy microbenchmarks: l2_dirty_retain, l2_write_stream, l2_reuse_stream,
-// l2_tma_write_retain.
+// l2_tma_write_retain; and l2_stride_retain, which probes how strided lines spread over sets.
 // The hardware runs torch kernels in sequence (validation/hw/l2_*.py) and counts the DRAM reads
 // of one of them; here each torch kernel is a full-chip touch kernel (every line read or written
 // by one SM, in grid-stride order) in one simulate_sequence, so the L2 carries over as it does
@@ -219,6 +219,58 @@ std::vector<MicroRow> tma_write_retain_run(const MicroRow& run, const GpuConfig&
            {"k2_dram_write_bytes", u(r[1].dram_write_bytes)},
            {"k1_cycles", s(r[0].cycles)},
            {"k2_cycles", s(r[1].cycles)}}};
+}
+
+// l2_stride_retain: a 2-D region of rows (width_lines lines each, pitch_lines lines apart, the
+// rows summing to footprint_mib) read twice after a flush; the second read's DRAM bytes are the
+// lines the first could not keep. A set index that ignores the bits the slice hash consumed
+// piles strided rows into few sets and loses lines well below the L2's capacity; one that mixes
+// every address bit loses them only as the footprint nears it (validation/hw/l2_stride_retain.py).
+// The widest span the hardware allocates: points beyond it are not measured.
+constexpr int64_t kStrideSpanBytes = int64_t{4} << 30;
+
+std::vector<MicroRow> stride_retain_points() {
+  std::vector<MicroRow> out;
+  const std::vector<std::pair<int, std::vector<int>>> shapes = {
+      {1, {16, 32, 128}}, {4, {16, 32, 128, 512}}, {16, {16, 32, 128, 512, 2048}}};
+  for (const int f : {16, 24, 32}) {
+    for (const auto& [w, pitches] : shapes) {
+      for (const int p : pitches) {
+        out.push_back({{"pitch_lines", s(p)}, {"width_lines", s(w)}, {"footprint_mib", s(f)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow stride_retain_simulate(const MicroRow& key, const GpuConfig& c,
+                                const MicroOptions& /*o*/) {
+  const std::string bench = "l2_stride_retain";
+  const int64_t line = c.mem.line_bytes;
+  const int64_t pitch = key_int(key, "pitch_lines");
+  const int64_t width = key_int(key, "width_lines");
+  const int64_t f = mib(key, "footprint_mib", bench);
+  if (width < 1 || width > 1024 || pitch < width) {
+    throw_input_error("micro " + bench,
+                      "width_lines {} and pitch_lines {}: expected 1 <= width <= 1024, "
+                      "pitch >= width",
+                      width, pitch);
+  }
+  const int64_t rows = std::max<int64_t>(1, f * kMiB / (width * line));
+  if (rows * pitch * line > kStrideSpanBytes) {
+    throw_input_error("micro " + bench, "{} rows {} lines apart span more than {} GiB", rows, pitch,
+                      kStrideSpanBytes >> 30);
+  }
+  const program::Kernel flush = touch_kernel(c, kFlushBase, kFlushBytes);
+  const program::Kernel region = touch_rows_kernel(c, kWBase, rows, width * line, pitch * line);
+  const std::vector<SimResult> r = micro_sequence({&flush, &region, &region}, c);
+  return {{"pitch_lines", s(pitch)},
+          {"width_lines", s(width)},
+          {"footprint_mib", s(f)},
+          {"region_bytes", s(rows * width * line)},
+          {"measured_dram_read_bytes", u(r[2].dram_read_bytes)},
+          {"warm_dram_read_bytes", u(r[1].dram_read_bytes)},
+          {"cycles", s(r[2].cycles)}};
 }
 
 }  // namespace asyncsim::cli::micro_detail
