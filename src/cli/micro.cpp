@@ -220,8 +220,9 @@ const std::vector<MicroBench>& micro_benches() {
        mem_points,
        mem_simulate},
       {"l2_dirty_retain",
-       "full-chip touch kernels in sequence (each 8 KB unit read or written by one SM, "
-       "grid-stride): flush (96 MiB read; the hardware reads 256), W = 16 MiB written (dirty) or "
+       "full-chip touch kernels in sequence (each 8 KB unit read, or written by ST_GLOBALs as "
+       "the hardware's fill_, by one SM, grid-stride): flush (96 MiB read; the hardware reads "
+       "256), W = 16 MiB written (dirty) or "
        "read (clean), a clean stream of sr_mib read, W read again: its DRAM reads",
        {"rep", "sr_mib", "mode", "w_bytes", "measured_dram_read_bytes", "measured_l2_bytes",
         "r_dram_read_bytes", "cycles"},
@@ -233,7 +234,8 @@ const std::vector<MicroBench>& micro_benches() {
        dirty_retain_run,
        "w_bytes"},
       {"l2_write_stream",
-       "full-chip touch kernels in sequence: flush (96 MiB read), W = 16 MiB read or written, a "
+       "full-chip touch kernels in sequence (writes by ST_GLOBAL): flush (96 MiB read), W = 16 "
+       "MiB read or written, a "
        "stream of stream_mib read (rd) or written (wr), W read again: its DRAM reads",
        {"stream_mib", "w_mode", "stream_mode", "w_bytes", "measured_dram_read_bytes",
         "stream_dram_read_bytes", "stream_dram_write_bytes", "measured_dram_write_bytes"},
@@ -245,7 +247,8 @@ const std::vector<MicroBench>& micro_benches() {
        write_stream_run,
        "w_bytes"},
       {"l2_reuse_stream",
-       "full-chip touch kernels in sequence: flush (96 MiB read), W = 16 MiB read, then 6 rounds "
+       "full-chip touch kernels in sequence (writes by ST_GLOBAL): flush (96 MiB read), W = 16 "
+       "MiB read, then 6 rounds "
        "of (a fresh chunk of chunk_mib written or read, W read again: its DRAM reads)",
        {"chunk_mib", "stream_mode", "round", "w_bytes", "measured_dram_read_bytes",
         "chunk_dram_read_bytes", "chunk_dram_write_bytes"},
@@ -258,7 +261,8 @@ const std::vector<MicroBench>& micro_benches() {
        "w_bytes"},
       {"l2_tma_write_retain",
        "full-chip touch kernels in sequence: flush (96 MiB read); w_retain: W = 16 MiB written "
-       "(how = lsu or tma: the hardware's st.global or TMA stores, alike here) or read, then a "
+       "(how = lsu or tma: ST_GLOBALs or bulk stores, as the hardware's st.global or TMA stores) "
+       "or read, then a "
        "clean stream of sr_mib read; s_evict: W read, then a stream of sr_mib written; W read "
        "again: its DRAM reads",
        {"kind", "how", "sr_mib", "w_bytes", "measured_dram_read_bytes", "measured_l2_bytes",

@@ -137,14 +137,15 @@ std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<Issu
 // slots, unit u = i * CTAs + cta (grid-stride, as the hardware's touch kernel), so every SM
 // touches the whole range in the order the hardware's grid-stride loop does. With `write`, the
 // same units are written instead (bulk stores, at most 8 in flight per CTA): every line dirty.
-program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write) {
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write,
+                             bool lsu) {
   constexpr int64_t kUnit = 8 * kKiB;
-  return touch_rows_kernel(c, base, std::max<int64_t>(1, bytes / kUnit), kUnit, kUnit, write);
+  return touch_rows_kernel(c, base, std::max<int64_t>(1, bytes / kUnit), kUnit, kUnit, write, lsu);
 }
 
 // The same grid-stride loop over `units` units of `unit_bytes`, unit u at base + u * pitch.
 program::Kernel touch_rows_kernel(const GpuConfig& c, uint64_t base, int64_t units,
-                                  int64_t unit_bytes, int64_t pitch, bool write) {
+                                  int64_t unit_bytes, int64_t pitch, bool write, bool lsu) {
   constexpr int kSlots = 8;
   const int64_t ctas = c.sm.count;
   const int64_t iters = (units + ctas - 1) / ctas;
@@ -156,6 +157,13 @@ program::Kernel touch_rows_kernel(const GpuConfig& c, uint64_t base, int64_t uni
   b.add_barrier("bar", kSlots, 1);
   b.begin_role("main", 1);
   b.loop("i", "0", s(iters));
+  if (write && lsu) {
+    // ST_GLOBALs of 16 B per thread; the LSU's queue bounds what is in flight.
+    b.st_global(addr, s(unit_bytes));
+    b.end_loop();
+    b.end_role();
+    return b.finish();
+  }
   if (write) {
     b.bulk_store(addr, s(unit_bytes));
     b.tma_store_wait(s(kSlots - 1));

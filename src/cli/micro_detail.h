@@ -47,11 +47,14 @@ std::vector<Time> marks(const std::vector<IssueMark>& trace, program::Op op);
 std::vector<int64_t> iteration_cycles(const GpuConfig& c, const std::vector<IssueMark>& trace);
 // A full-chip read (or, with `write`, a write) of [base, base + bytes) in the hardware touch
 // kernel's grid-stride order.
-program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write = false);
+// Writes are bulk (TMA engine) stores, or with `lsu` ST_GLOBALs (the hardware's torch fill_).
+program::Kernel touch_kernel(const GpuConfig& c, uint64_t base, int64_t bytes, bool write = false,
+                             bool lsu = false);
 // The same loop over `units` units of `unit_bytes` each, unit u at base + u * pitch (a strided
 // 2-D region: rows of unit_bytes, `pitch` bytes apart).
 program::Kernel touch_rows_kernel(const GpuConfig& c, uint64_t base, int64_t units,
-                                  int64_t unit_bytes, int64_t pitch, bool write = false);
+                                  int64_t unit_bytes, int64_t pitch, bool write = false,
+                                  bool lsu = false);
 
 // A grid-stride thread loop of int4 loads / stores at warpgroup granularity (micro_lsu.cpp): the
 // grid's threads cover elements cta * threads + thread; a main-loop iteration handles `unroll`

@@ -26,6 +26,7 @@ struct Touch {
   uint64_t base;
   int64_t bytes;
   bool write;
+  bool lsu = true;  // writes by ST_GLOBAL (the hardware's torch fill_), else by bulk stores
 };
 
 // Runs the touches back to back (after the flush) and returns each one's result.
@@ -34,7 +35,7 @@ std::vector<SimResult> run_touches(const GpuConfig& c, const std::vector<Touch>&
   kernels.reserve(seq.size() + 1);
   kernels.push_back(touch_kernel(c, kFlushBase, kFlushBytes));
   for (const Touch& t : seq) {
-    kernels.push_back(touch_kernel(c, t.base, t.bytes, t.write));
+    kernels.push_back(touch_kernel(c, t.base, t.bytes, t.write, t.lsu));
   }
   std::vector<const program::Kernel*> ptrs;
   for (const program::Kernel& k : kernels) {
@@ -67,12 +68,13 @@ std::string u(uint64_t v) {
 }
 
 // W (written or read), a stream of stream_mib (at least one 8 KB unit; written or read), W read
-// again: the three kernels' results.
+// again: the three kernels' results. Writes by ST_GLOBAL, or with `tma` by bulk stores.
 std::vector<SimResult> w_stream_w(const GpuConfig& c, bool w_write, int64_t stream_mib,
-                                  bool stream_write) {
-  return run_touches(c, {{kWBase, kWBytes, w_write},
-                         {kBigBase, std::max<int64_t>(stream_mib * kMiB, 8 * kKiB), stream_write},
-                         {kWBase, kWBytes, false}});
+                                  bool stream_write, bool tma = false) {
+  return run_touches(
+      c, {{kWBase, kWBytes, w_write, !tma},
+          {kBigBase, std::max<int64_t>(stream_mib * kMiB, 8 * kKiB), stream_write, !tma},
+          {kWBase, kWBytes, false}});
 }
 
 }  // namespace
@@ -179,9 +181,9 @@ std::vector<MicroRow> reuse_stream_run(const MicroRow& run, const GpuConfig& c,
 }
 
 // l2_tma_write_retain: the hardware writes W, or a stream, either with st.global (lsu) or with
-// TMA stores (tma); the model's touch kernels store by TMA for both. w_retain: W written (or
-// read), a clean stream of sr_mib read, W read again (measured); s_evict: W read, a stream of
-// sr_mib written, W read again (measured).
+// TMA stores (tma); the model's touch kernels store by ST_GLOBAL or bulk stores alike. w_retain: W
+// written (or read), a clean stream of sr_mib read, W read again (measured); s_evict: W read, a
+// stream of sr_mib written, W read again (measured).
 std::vector<MicroRow> tma_write_retain_points() {
   std::vector<MicroRow> out;
   for (const char* how : {"lsu", "tma", "read"}) {
@@ -207,8 +209,8 @@ std::vector<MicroRow> tma_write_retain_run(const MicroRow& run, const GpuConfig&
                       retain ? " or read" : "", how);
   }
   const int64_t sr = mib(run, "sr_mib", bench);
-  const std::vector<SimResult> r =
-      retain ? w_stream_w(c, how != "read", sr, false) : w_stream_w(c, false, sr, true);
+  const std::vector<SimResult> r = retain ? w_stream_w(c, how != "read", sr, false, how == "tma")
+                                          : w_stream_w(c, false, sr, true, how == "tma");
   return {{{"kind", retain ? "w_retain" : "s_evict"},
            {"how", how},
            {"sr_mib", s(sr)},

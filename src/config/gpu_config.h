@@ -111,7 +111,11 @@ struct BarrierParams {
 // ages until one is.
 enum class L2Replacement { kLru, kRrip };
 
-enum class L2SetIndex { kHashed, kLinear };
+// The set of a line within its slice. kHashed: a multiplicative hash of the line; kLinear: the
+// line index over the slice count, modulo the sets (a contiguous range fills the sets evenly);
+// kXor: that index with its higher bits folded onto it by XOR (each aligned block of `sets`
+// consecutive indices still fills every set once, and strided lines spread over all of them).
+enum class L2SetIndex { kHashed, kLinear, kXor };
 
 struct MemParams {
   int sector_bytes = 0;
@@ -137,7 +141,9 @@ struct MemParams {
   // Share of a set's ways near copies may hold; a copy beyond it replaces the set's least
   // recently used copy instead of a line of the set's own (1: no limit).
   double l2_remote_copy_occupancy = 1.0;
-  bool l2_remote_copy_writes = false;  // far-partition writes leave a (clean) near copy too
+  bool l2_remote_copy_writes = false;      // far-partition writes leave a (clean) near copy too
+  bool l2_remote_copy_tma_writes = false;  // ... TMA / bulk stores as well as st.global
+  bool l2_copy_hit_touches_home = false;   // a read a near copy serves refreshes the home line
   L2Replacement l2_replacement = L2Replacement::kLru;
   int l2_rrip_levels = 4;        // re-reference prediction values 0 (near) .. levels-1 (distant)
   int l2_rrip_read_insert = 2;   // value a line filled by a read (or its near copy) starts at

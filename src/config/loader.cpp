@@ -1,5 +1,6 @@
 #include <yaml-cpp/yaml.h>
 
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -150,6 +151,13 @@ static void check_consistency(const GpuConfig& c, const std::string& where) {
                       "l2.rrip_read_insert, l2.rrip_write_insert and l2.rrip_hit_level "
                       "must be below l2.rrip_levels ({})",
                       c.mem.l2_rrip_levels);
+  }
+  if (c.mem.l2_set_index == L2SetIndex::kXor &&
+      std::popcount(static_cast<unsigned>(c.l2_sets())) != 1) {
+    throw_input_error(where,
+                      "l2.set_index=xor needs a power-of-two number of sets per slice; "
+                      "l2.bytes / mem.line_bytes / l2.slices / l2.ways gives {}",
+                      c.l2_sets());
   }
   if (c.sm.count % c.sm.gpcs != 0 && c.sm.count < c.sm.gpcs) {
     throw_input_error(where, "sm.count must be at least sm.gpcs");

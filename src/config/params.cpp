@@ -396,6 +396,16 @@ std::vector<ParamSpec> build_specs() {
                          "a write from the far partition leaves a clean copy in the near one too "
                          "(with l2.remote_copy)",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_writes; }));
+  s.push_back(bool_param(
+      "l2.remote_copy_tma_writes",
+      "with l2.remote_copy_writes: TMA and bulk stores leave a near copy as st.global ones do "
+      "(false: only LSU stores do)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_tma_writes; }));
+  s.push_back(bool_param(
+      "l2.copy_hit_touches_home",
+      "a read served by a near copy is also a reference to the home line (its recency and "
+      "re-use flag), as if the copy were the home's shadow; false: only the copy is refreshed",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_copy_hit_touches_home; }));
   s.push_back(enum_param<L2Replacement>(
       "l2.replacement",
       "victim choice within a set: least recently used, or re-reference interval prediction "
@@ -421,10 +431,14 @@ std::vector<ParamSpec> build_specs() {
       [](GpuConfig& c) -> int& { return c.mem.l2_rrip_hit_level; }, 0, 255));
   s.push_back(enum_param<L2SetIndex>(
       "l2.set_index",
-      "set of a line within its slice: a hash of the line, or the line index "
-      "over the slice count (a contiguous range fills the sets evenly)",
+      "set of a line within its slice: hashed (a hash of the line), linear (the line index "
+      "over the slice count, modulo the sets: a contiguous range fills the sets evenly) or xor "
+      "(that index with its higher bits folded on by XOR: contiguous ranges as linear, strided "
+      "lines spread; needs a power-of-two set count)",
       [](GpuConfig& c) -> L2SetIndex& { return c.mem.l2_set_index; },
-      {{"hashed", L2SetIndex::kHashed}, {"linear", L2SetIndex::kLinear}}));
+      {{"hashed", L2SetIndex::kHashed},
+       {"linear", L2SetIndex::kLinear},
+       {"xor", L2SetIndex::kXor}}));
   s.push_back(float_param(
       "l2.clean_first_probability", "-",
       "share of evictions that take the least recently used line read only once (not written, "

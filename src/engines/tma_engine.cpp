@@ -187,7 +187,8 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
     m_stats.oob_sectors += static_cast<uint64_t>(nsect);
     done = at + m_oob_latency;
   } else {
-    done = m_ctx.memory.access(MemRequest{r.line, r.sectors, store, m_sm}, at);
+    done = m_ctx.memory.access(
+        MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma}, at);
     m_stats.request_bytes += static_cast<uint64_t>(nsect * m_ctx.config.mem.sector_bytes);
   }
   ++m_stats.requests;

@@ -19,7 +19,8 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_sectors_per_line(config.mem.line_bytes / config.mem.sector_bytes),
       m_line_bytes(config.mem.line_bytes) {
   (void)sm_clock;
-  m_linear_sets = config.mem.l2_set_index == L2SetIndex::kLinear;
+  m_set_index = config.mem.l2_set_index;
+  m_set_bits = std::countr_zero(static_cast<unsigned>(m_sets));
   m_rrip = config.mem.l2_replacement == L2Replacement::kRrip;
   if (m_rrip) {
     m_rrip_max = static_cast<uint8_t>(config.mem.l2_rrip_levels - 1);
@@ -416,7 +417,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     reused(way) |= kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way, slice);
-    if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes) {
+    if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes &&
+        (!req.tma || m_config.mem.l2_remote_copy_tma_writes)) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, start, true,
                   lookup(proxy, line_set, req.line));
     }
@@ -438,6 +440,15 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
+    if (m_config.mem.l2_copy_hit_touches_home) {
+      // The copy is the home line's shadow: a read it serves is a reference to the line, and
+      // the home slice's replacement sees it too.
+      const WayRef home = lookup(slice, line_set, req.line);
+      if (home.found()) {
+        touch(home, slice);
+        reused(home) |= kReused;
+      }
+    }
   } else {
     done = read_at_slice(slice, line_set, req.line, req.sectors, t + one_way) + one_way;
     if (far && m_config.mem.l2_remote_copy) {

@@ -29,6 +29,7 @@ struct MemRequest {
   uint8_t sectors;  // bit i = sector i of the line
   bool write;
   uint16_t sm;
+  bool tma = false;  // issued by the SM's TMA engine (else by its LSU)
 };
 
 struct SliceStats {
@@ -155,7 +156,21 @@ class MemorySystem {
   Time& fill_time(WayRef r) { return m_lines[index(r)].fill; }
   void build_ipoly_tables();
   size_t set_of(uint64_t line) const {
-    return m_linear_sets ? m_set_div.mod(m_slice_div.div(line)) : mix_set(line);
+    switch (m_set_index) {
+      case L2SetIndex::kLinear:
+        return m_set_div.mod(m_slice_div.div(line));
+      case L2SetIndex::kXor: {
+        uint64_t q = m_slice_div.div(line);
+        uint64_t set = q;
+        while ((q >>= m_set_bits) != 0) {
+          set ^= q;
+        }
+        return static_cast<size_t>(set) & (static_cast<size_t>(m_sets) - 1);
+      }
+      case L2SetIndex::kHashed:
+        break;
+    }
+    return mix_set(line);
   }
   size_t mix_set(uint64_t line) const;
   // The way holding `line` in `set` of `slice`, or a WayRef of that set that is not found().
@@ -247,7 +262,8 @@ class MemorySystem {
   int m_sector_bytes;
   int m_sectors_per_line;
   int m_line_bytes;
-  bool m_linear_sets = false;
+  L2SetIndex m_set_index = L2SetIndex::kHashed;
+  int m_set_bits = 0;  // log2 of the set count (l2.set_index=xor)
   bool m_rrip = false;
   uint8_t m_rrip_max = 3;     // l2.rrip_levels - 1: distant
   uint8_t m_read_insert = 0;  // RRIP insertion values (0 under LRU, where they are unused)

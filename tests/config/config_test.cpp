@@ -73,6 +73,18 @@ TEST(Config, BadValuesAreRejectedWithTheirRange) {
   EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_levels=4", "l2.rrip_read_insert=4"}), InputError);
   EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_levels=2", "l2.rrip_write_insert=2"}), InputError);
   EXPECT_THROW(load_gpu_config("h200", {"l2.rrip_hit_level=9"}), InputError);
+  // l2.set_index=xor folds bits onto a power-of-two set count: 60 MiB / 128 B / 120 slices /
+  // 20 ways = 204.8 -> 204 sets is refused, naming the count.
+  try {
+    load_gpu_config("h200", {"l2.set_index=xor", "l2.slices=120"});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("power-of-two number of sets per slice"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("gives 204"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(load_gpu_config("h200", {"l2.set_index=linear", "l2.slices=120"}));
   EXPECT_NO_THROW(load_gpu_config("h200", {"l2.replacement=rrip", "l2.rrip_levels=8",
                                            "l2.rrip_read_insert=6", "l2.rrip_hit_level=7"}));
 }

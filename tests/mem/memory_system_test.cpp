@@ -330,6 +330,90 @@ TEST(MemorySystem, LinearSetIndexFillsTheSetsEvenly) {
   }
 }
 
+// l2.set_index=xor: within each aligned block of 256 consecutive indices it is a permutation, so
+// an L2-sized contiguous range starting on a block (line 4096: index 1024) fills every set as
+// linear does and a second pass hits everywhere (a range that starts inside a block ends in a
+// different block whose sets the first partial block's do not complement); lines 1024 k
+// (modulo hash: all in slice 0), which linear sets put into set 0 alone, spread over 256 sets:
+// 20 of them (twice the ways) are all kept by xor and all but the last 10 lost by linear.
+TEST(MemorySystem, XorSetIndexSpreadsStridedLinesAndKeepsAlignedContiguousOnesEven) {
+  for (const char* index : {"xor", "linear"}) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"l2.hash=modulo", std::string("l2.set_index=") + index});
+    const bool x = std::string(index) == "xor";
+    {
+      MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+      const uint64_t lines = 4 * 256 * 10;
+      Time t = 0;
+      for (int pass = 0; pass < 2; ++pass) {
+        for (uint64_t l = 0; l < lines; ++l) {
+          mem.access(read(4096 + l), t);
+          t += 10 * kNs;
+        }
+      }
+      EXPECT_EQ(mem.stats().dram_read_bytes, lines * 128) << index;
+    }
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    Time t = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (uint64_t k = 1; k <= 20; ++k) {
+        mem.access(read(1024 * k), t);
+        t += 1000 * kNs;
+      }
+    }
+    EXPECT_EQ(mem.stats().dram_read_bytes, (x ? 20u : 40u) * 128) << index;
+  }
+}
+
+// l2.remote_copy_tma_writes: a write from the far partition leaves a near copy when it came from
+// the LSU, and from the TMA engine only if this is on.
+TEST(MemorySystem, TmaStoresLeaveNearCopiesOnlyWhenAsked) {
+  for (const bool tma_copies : {false, true}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
+         "l2.remote_copy_writes=true", "l2.hash=modulo",
+         std::string("l2.remote_copy_tma_writes=") + (tma_copies ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    ASSERT_EQ(mem.partition_of_sm(8), 1);
+    ASSERT_EQ(mem.partition_of_slice(0), 0);
+    mem.access(MemRequest{1024, 0xF, true, 8, false}, 0);         // LSU store, far
+    mem.access(MemRequest{2048, 0xF, true, 8, true}, 100 * kNs);  // TMA store, far
+    mem.access(MemRequest{3072, 0xF, true, 0, true}, 200 * kNs);  // TMA store, near
+    uint64_t inserts = 0;
+    for (const auto& sl : mem.slice_stats()) {
+      inserts += sl.copy_inserts;
+    }
+    EXPECT_EQ(inserts, tma_copies ? 2u : 1u);
+  }
+}
+
+// l2.copy_hit_touches_home: line 0 (slice 0, set 0) is read by a far SM (home filled, near copy
+// in slice 2), then nine other lines fill slice 0's set 0, the far SM reads line 0 again (a copy
+// hit), an eleventh line evicts the set's least recently used, and a near SM reads line 0: with
+// the copy hit counted at the home, the victim was line 1024 and line 0 hits (11 lines from
+// DRAM); without it line 0 was the victim and is read again (12).
+TEST(MemorySystem, CopyHitsRefreshTheHomeLineWhenAsked) {
+  for (const bool touch : {true, false}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
+         "l2.hash=modulo", "l2.set_index=linear", "l2.clean_first_probability=0",
+         std::string("l2.copy_hit_touches_home=") + (touch ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    ASSERT_EQ(mem.partition_of_sm(8), 1);
+    ASSERT_EQ(mem.partition_of_slice(0), 0);
+    Time t = 0;
+    auto at = [&t](int steps) { return t += steps * 1000 * kNs; };
+    mem.access(read(0, 8), at(1));
+    for (uint64_t k = 1; k <= 9; ++k) {
+      mem.access(read(1024 * k, 0), at(1));
+    }
+    mem.access(read(0, 8), at(1));
+    mem.access(read(1024 * 10, 0), at(1));
+    mem.access(read(0, 0), at(1));
+    EXPECT_EQ(mem.stats().dram_read_bytes, (touch ? 11u : 12u) * 128) << touch;
+  }
+}
+
 // A set search compares one-byte fingerprints of the tags first and confirms equal ones against
 // the full tag: lines of one set that share their fingerprint (here 0, which is also what the
 // padding after the 10 ways holds) stay distinct, and LRU still picks the victim among them.
