@@ -306,28 +306,30 @@ TEST(MemorySystem, PartitionOfAnSmFollowsItsGpc) {
   EXPECT_EQ(old.partition_of_sm(8), 1);  // GPC 4
 }
 
+// DRAM bytes read by two passes over `n` lines `first`, `first + stride`, ... (one read every
+// `gap`) through a fresh L2: what the second pass could not find is read again.
+uint64_t two_pass_dram_bytes(const GpuConfig& cfg, uint64_t first, uint64_t n, uint64_t stride,
+                             Time gap) {
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  Time t = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t i = 0; i < n; ++i) {
+      mem.access(read(first + i * stride), t);
+      t += gap;
+    }
+  }
+  return mem.stats().dram_read_bytes;
+}
+
 // l2.set_index=linear: the sets of a slice take consecutive lines in turn, so a contiguous
 // range as large as the L2 (modulo hash: 4 slices x 256 sets x 10 ways) fills every set exactly
 // and a second pass hits everywhere; hashed sets overflow some sets at the same size.
 TEST(MemorySystem, LinearSetIndexFillsTheSetsEvenly) {
-  for (const char* index : {"linear", "hashed"}) {
-    const GpuConfig cfg =
-        testing::simple_gpu({"l2.hash=modulo", std::string("l2.set_index=") + index});
-    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    const uint64_t lines = 4 * 256 * 10;
-    Time t = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (uint64_t l = 0; l < lines; ++l) {
-        mem.access(read(5000 + l), t);
-        t += 10 * kNs;
-      }
-    }
-    if (std::string(index) == "linear") {
-      EXPECT_EQ(mem.stats().dram_read_bytes, lines * 128);
-    } else {
-      EXPECT_GT(mem.stats().dram_read_bytes, lines * 128 * 11 / 10);
-    }
-  }
+  const uint64_t lines = 4 * 256 * 10;
+  const GpuConfig linear = testing::simple_gpu({"l2.hash=modulo", "l2.set_index=linear"});
+  EXPECT_EQ(two_pass_dram_bytes(linear, 5000, lines, 1, 10 * kNs), lines * 128);
+  const GpuConfig hashed = testing::simple_gpu({"l2.hash=modulo", "l2.set_index=hashed"});
+  EXPECT_GT(two_pass_dram_bytes(hashed, 5000, lines, 1, 10 * kNs), lines * 128 * 11 / 10);
 }
 
 // l2.set_index=xor: within each aligned block of 256 consecutive indices it is a permutation, so
@@ -335,33 +337,16 @@ TEST(MemorySystem, LinearSetIndexFillsTheSetsEvenly) {
 // linear does and a second pass hits everywhere (a range that starts inside a block ends in a
 // different block whose sets the first partial block's do not complement); lines 1024 k
 // (modulo hash: all in slice 0), which linear sets put into set 0 alone, spread over 256 sets:
-// 20 of them (twice the ways) are all kept by xor and all but the last 10 lost by linear.
+// 20 of them (twice the ways) are all kept by xor, and all read again by linear (LRU in one
+// 10-way set).
 TEST(MemorySystem, XorSetIndexSpreadsStridedLinesAndKeepsAlignedContiguousOnesEven) {
   for (const char* index : {"xor", "linear"}) {
     const GpuConfig cfg =
         testing::simple_gpu({"l2.hash=modulo", std::string("l2.set_index=") + index});
     const bool x = std::string(index) == "xor";
-    {
-      MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-      const uint64_t lines = 4 * 256 * 10;
-      Time t = 0;
-      for (int pass = 0; pass < 2; ++pass) {
-        for (uint64_t l = 0; l < lines; ++l) {
-          mem.access(read(4096 + l), t);
-          t += 10 * kNs;
-        }
-      }
-      EXPECT_EQ(mem.stats().dram_read_bytes, lines * 128) << index;
-    }
-    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    Time t = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (uint64_t k = 1; k <= 20; ++k) {
-        mem.access(read(1024 * k), t);
-        t += 1000 * kNs;
-      }
-    }
-    EXPECT_EQ(mem.stats().dram_read_bytes, (x ? 20u : 40u) * 128) << index;
+    const uint64_t lines = 4 * 256 * 10;
+    EXPECT_EQ(two_pass_dram_bytes(cfg, 4096, lines, 1, 10 * kNs), lines * 128) << index;
+    EXPECT_EQ(two_pass_dram_bytes(cfg, 1024, 20, 1024, 1000 * kNs), (x ? 20u : 40u) * 128) << index;
   }
 }
 
