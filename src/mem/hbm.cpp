@@ -153,39 +153,40 @@ Time HbmSystem::idle_miss_latency(int bytes) const {
 // bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
 // and banks in the long run, while a short run stays inside its window's group.
 HbmAddress HbmSystem::decode(uint64_t addr) const {
-  // Every field depends on the address above the interleave granule only.
-  const uint64_t key = addr >> m_interleave_shift;
+  const uint64_t key = addr >> m_window_shift;
   DecodeSlot& slot = m_decode_cache[key & (kDecodeSlots - 1)];
   if (slot.key != key) {
-    slot.key = key;
-    slot.address = decode_uncached(addr);
+    decode_window(key, slot);
   }
-  return slot.address;
+  HbmAddress a = slot.address;
+  a.pc += static_cast<int>(((addr >> m_interleave_shift) ^ slot.slot_xor) &
+                           static_cast<uint64_t>(m_slots - 1));
+  return a;
 }
 
-HbmAddress HbmSystem::decode_uncached(uint64_t addr) const {
+// Fills `slot` with window `window`'s fields; decode() adds the granule's slot.
+void HbmSystem::decode_window(uint64_t window, DecodeSlot& slot) const {
+  const uint64_t addr = window << m_window_shift;
   const uint64_t row = addr >> m_row_shift;
-  const auto slot_mask = static_cast<uint64_t>(m_slots - 1);
   const auto bank_mask = static_cast<uint64_t>(m_banks_per_pc - 1);
   const auto odd = static_cast<uint64_t>(m_group_odd);
   // hash_upper: the pseudo-channel depends on all bits above the window, not on the row alone.
   // Its odd residue comes from a mix of the bits (a stride of `odd` windows would otherwise
   // keep one residue).
-  const uint64_t upper = m_params.hash_upper ? addr >> m_window_shift : row;
+  const uint64_t upper = m_params.hash_upper ? window : row;
   const uint64_t quotient = m_odd_div.div(upper);
-  const uint64_t slot =
-      ((addr >> m_interleave_shift) ^ xor_fold(quotient, m_slot_bits)) & slot_mask;
   const uint64_t group_pow2 = xor_fold(quotient, m_group_fold_bits) & m_group_pow2_mask;
   const uint64_t residue_source = m_params.hash_upper ? upper ^ (upper >> 7) ^ (upper >> 17) : row;
   const uint64_t group = group_pow2 * odd + m_odd_div.mod(residue_source);
   const uint64_t bank =
       ((addr >> (m_window_shift + m_column_bits)) ^ xor_fold(row, m_bank_bits)) & bank_mask;
-  HbmAddress a;
-  a.pc = static_cast<int>(group * static_cast<uint64_t>(m_slots) + slot);
-  a.bank = static_cast<int>(bank);
-  a.column = static_cast<int>((addr >> m_window_shift) & ((uint64_t{1} << m_column_bits) - 1));
-  a.row = static_cast<int64_t>(row);
-  return a;
+  slot.key = window;
+  // The slot within the group is the granule's slot bits XOR this fold of the quotient.
+  slot.slot_xor = static_cast<uint32_t>(xor_fold(quotient, m_slot_bits));
+  slot.address.pc = static_cast<int>(group * static_cast<uint64_t>(m_slots));
+  slot.address.bank = static_cast<int>(bank);
+  slot.address.column = static_cast<int>(window & ((uint64_t{1} << m_column_bits) - 1));
+  slot.address.row = static_cast<int64_t>(row);
 }
 
 // Bank index bits, low to high: bank group, bank within the group, SID. Consecutive bank

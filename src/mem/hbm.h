@@ -197,14 +197,17 @@ class HbmSystem {
   uint64_t m_group_pow2_mask;
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;
   int m_row_shift;
-  HbmAddress decode_uncached(uint64_t addr) const;
-  // Decoded addresses by granule (addr >> interleave), direct-mapped: a kernel's DRAM traffic
-  // comes back to the same granules (the memory system's prefetch hint decodes every L2 read,
-  // hits included, and tiles are re-read), and a decode is ~170 host instructions.
+  // Decoded windows (addr >> window), direct-mapped: a kernel's DRAM traffic comes back to the
+  // same windows (the memory system's prefetch hint decodes every L2 read, hits included, and
+  // tiles are re-read), and a decode is ~170 host instructions. Every field but the slot within
+  // the window's group depends on the window alone, and the slot on it through one XOR: a
+  // stream decodes once per 8 KB window instead of once per 256-B granule.
   struct DecodeSlot {
     uint64_t key = UINT64_MAX;
-    HbmAddress address;
+    HbmAddress address;  // of the window's first granule (slot_xor's slot)
+    uint32_t slot_xor = 0;
   };
+  void decode_window(uint64_t window, DecodeSlot& slot) const;
   static constexpr size_t kDecodeSlots = 4096;
   mutable std::vector<DecodeSlot> m_decode_cache = std::vector<DecodeSlot>(kDecodeSlots);
   // Timing in ps.
