@@ -92,29 +92,30 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     return install({row, victim}, line, t, insert);
   }
   // Least recently used: the smallest stamp (stamps in a slice are distinct), and the smallest
-  // among lines read only once for clean-first. Branch-free minima the compiler vectorizes;
+  // among lines read only once for clean-first. Branch-free minima in one pass the compiler
+  // vectorizes (a reused line's stamp ORed with all ones is UINT32_MAX, out of the running);
   // the ways holding them are found after.
+  static_assert(kReused == 1);
+  const uint8_t* reused = reused_row(row);
   uint32_t oldest = UINT32_MAX;
+  uint32_t oldest_clean = UINT32_MAX;
   for (uint32_t w = 0; w < ways; ++w) {
     oldest = std::min(oldest, lru[w]);
+    oldest_clean =
+        std::min(oldest_clean, lru[w] | (0u - static_cast<uint32_t>(reused[w] & kReused)));
   }
   uint32_t pick = oldest;
-  if (m_clean_first_threshold != 0) {
-    const uint8_t* reused = reused_row(row);
-    uint32_t oldest_clean = UINT32_MAX;
+  // (The draw counts every eviction that has a clean line, the oldest one included.)
+  if (m_clean_first_threshold != 0 && oldest_clean != UINT32_MAX && clean_first_now() &&
+      oldest_clean != oldest) {
+    // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
+    // other readers are still on their way, stays.
+    int older = 0;
     for (uint32_t w = 0; w < ways; ++w) {
-      oldest_clean = std::min(oldest_clean, (reused[w] & kReused) != 0 ? UINT32_MAX : lru[w]);
+      older += lru[w] < oldest_clean ? 1 : 0;
     }
-    if (oldest_clean != UINT32_MAX && clean_first_now()) {
-      // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
-      // other readers are still on their way, stays.
-      int older = 0;
-      for (uint32_t w = 0; w < ways; ++w) {
-        older += lru[w] < oldest_clean ? 1 : 0;
-      }
-      if (older < m_config.mem.l2_clean_first_ways) {
-        pick = oldest_clean;
-      }
+    if (older < m_config.mem.l2_clean_first_ways) {
+      pick = oldest_clean;
     }
   }
   uint32_t victim = 0;
