@@ -34,6 +34,16 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_half_hit = m_l2_clock.cycles(config.mem.l2_hit_cycles / 2.0);
   m_half_far = m_l2_clock.cycles(config.mem.l2_far_extra_cycles / 2.0);
   m_pair_spread_ps = m_l2_clock.cycles(config.mem.l2_pair_spread_cycles / 2.0);
+  m_pair_extra.assign(static_cast<size_t>(config.sm.count) * static_cast<size_t>(m_num_slices), 0);
+  if (m_pair_spread_ps != 0) {
+    for (int sm = 0; sm < config.sm.count; ++sm) {
+      for (int slice = 0; slice < m_num_slices; ++slice) {
+        m_pair_extra[static_cast<size_t>(sm) * static_cast<size_t>(m_num_slices) +
+                     static_cast<size_t>(slice)] =
+            static_cast<Time>(pair_share(sm, slice) * static_cast<double>(m_pair_spread_ps));
+      }
+    }
+  }
   m_write_ack = m_l2_clock.cycles(config.mem.l2_write_ack_cycles);
   m_dram_latency = m_dram_clock.cycles(config.mem.dram_latency_cycles);
   m_slice_ps_per_byte = m_l2_clock.period_ps / config.mem.l2_slice_bytes_per_cycle;

@@ -322,11 +322,12 @@ class MemorySystem {
   size_t m_coalescer_entries = 0;       // l2.coalescer_entries
   FastDiv m_coalescer_div;              // by l2.coalescer_entries
   Time m_pair_spread_ps = 0;            // l2.pair_spread_cycles / 2, one way
+  // What an SM-slice pair adds one way, by [sm][slice]: a table, as every request needs two
+  // (a hash and a floating-point product each cost ~25 host instructions).
+  std::vector<Time> m_pair_extra;
   Time pair_extra(int sm, int slice) const {
-    if (m_pair_spread_ps == 0) {
-      return 0;
-    }
-    return static_cast<Time>(pair_share(sm, slice) * static_cast<double>(m_pair_spread_ps));
+    return m_pair_extra[static_cast<size_t>(sm) * static_cast<size_t>(m_num_slices) +
+                        static_cast<size_t>(slice)];
   }
   int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
   FastDiv m_odd_div;        // by m_hash_odd
