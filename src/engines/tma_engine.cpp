@@ -151,11 +151,17 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
       }
     }
   }
-  if (m_ctx.config.tma.dedup && m_requests.size() > 1) {
-    std::stable_sort(m_requests.begin(), m_requests.end(),
-                     [](const LineRequest& a, const LineRequest& b) {
-                       return a.oob != b.oob ? a.oob < b.oob : a.line < b.line;
-                     });
+  const auto before = [](const LineRequest& a, const LineRequest& b) {
+    return a.oob != b.oob ? a.oob < b.oob : a.line < b.line;
+  };
+  // A box's rows mostly come in address order, each on lines of its own: when every request
+  // comes strictly before the next, neither the sort nor the merge would change anything.
+  if (m_ctx.config.tma.dedup && m_requests.size() > 1 &&
+      std::adjacent_find(m_requests.begin(), m_requests.end(),
+                         [&](const LineRequest& a, const LineRequest& b) {
+                           return !before(a, b);
+                         }) != m_requests.end()) {
+    std::stable_sort(m_requests.begin(), m_requests.end(), before);
     size_t out = 0;
     for (size_t i = 0; i < m_requests.size(); ++i) {
       if (out > 0 && !m_requests[i].oob && !m_requests[out - 1].oob &&
