@@ -5,6 +5,9 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "mem/memory_system.h"
 
@@ -99,7 +102,39 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
   const uint8_t* reused = reused_row(row);
   uint32_t oldest = UINT32_MAX;
   uint32_t oldest_clean = UINT32_MAX;
-  for (uint32_t w = 0; w < ways; ++w) {
+  uint32_t w = 0;
+#if defined(__SSE2__)
+  // By hand, four ways at a time: the compiler's vectorization left the last 4 of 20 ways to
+  // scalar code and, at the SSE2 baseline (no unsigned 32-bit minimum), spent as much again on its
+  // set-up. Unsigned order is signed order once the top bit is flipped.
+  const __m128i bias = _mm_set1_epi32(INT32_MIN);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i one = _mm_set1_epi32(kReused);
+  __m128i lo = _mm_set1_epi32(INT32_MAX);  // biased UINT32_MAX
+  __m128i lo_clean = lo;
+  for (; w + 4 <= ways; w += 4) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w));
+    int32_t flags = 0;
+    std::memcpy(&flags, reused + w, sizeof flags);
+    const __m128i f = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(flags), zero), zero);
+    const __m128i b = _mm_xor_si128(v, bias);
+    const __m128i bc =
+        _mm_xor_si128(_mm_or_si128(v, _mm_sub_epi32(zero, _mm_and_si128(f, one))), bias);
+    const __m128i gt = _mm_cmpgt_epi32(lo, b);
+    lo = _mm_or_si128(_mm_and_si128(gt, b), _mm_andnot_si128(gt, lo));
+    const __m128i gtc = _mm_cmpgt_epi32(lo_clean, bc);
+    lo_clean = _mm_or_si128(_mm_and_si128(gtc, bc), _mm_andnot_si128(gtc, lo_clean));
+  }
+  if (w != 0) {
+    std::array<uint32_t, 4> a{};
+    std::array<uint32_t, 4> c{};
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a.data()), _mm_xor_si128(lo, bias));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(c.data()), _mm_xor_si128(lo_clean, bias));
+    oldest = std::min(std::min(a[0], a[1]), std::min(a[2], a[3]));
+    oldest_clean = std::min(std::min(c[0], c[1]), std::min(c[2], c[3]));
+  }
+#endif
+  for (; w < ways; ++w) {
     oldest = std::min(oldest, lru[w]);
     oldest_clean =
         std::min(oldest_clean, lru[w] | (0u - static_cast<uint32_t>(reused[w] & kReused)));
@@ -111,14 +146,27 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
     // other readers are still on their way, stays.
     int older = 0;
-    for (uint32_t w = 0; w < ways; ++w) {
-      older += lru[w] < oldest_clean ? 1 : 0;
+    for (uint32_t i = 0; i < ways; ++i) {
+      older += lru[i] < oldest_clean ? 1 : 0;
     }
     if (older < m_config.mem.l2_clean_first_ways) {
       pick = oldest_clean;
     }
   }
   uint32_t victim = 0;
+#if defined(__SSE2__)
+  // Four stamps to a compare (the stamp is there: it is one of the minima).
+  const __m128i want = _mm_set1_epi32(static_cast<int32_t>(pick));
+  for (; victim + 4 <= ways; victim += 4) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + victim));
+    const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, want)));
+    if (hits != 0) {
+      return install(
+          {row, victim + static_cast<uint32_t>(std::countr_zero(static_cast<unsigned>(hits)))},
+          line, t, insert);
+    }
+  }
+#endif
   while (lru[victim] != pick) {
     ++victim;
   }
