@@ -13,6 +13,82 @@
 
 namespace asyncsim {
 
+namespace {
+
+// The smallest of n stamps.
+uint32_t oldest_stamp(const uint32_t* lru, uint32_t n) {
+  uint32_t oldest = UINT32_MAX;
+  uint32_t w = 0;
+#if defined(__SSE2__)
+  // By hand, four at a time: the compiler's vectorization left the last 4 of 20 ways to scalar
+  // code and, at the SSE2 baseline (no unsigned 32-bit minimum), spent as much again on its
+  // set-up. Unsigned order is signed order once the top bit is flipped.
+  const __m128i bias = _mm_set1_epi32(INT32_MIN);
+  const auto min = [](__m128i x, __m128i y) {
+    const __m128i gt = _mm_cmpgt_epi32(x, y);
+    return _mm_or_si128(_mm_and_si128(gt, y), _mm_andnot_si128(gt, x));
+  };
+  if (n >= 4) {
+    __m128i lo = _mm_set1_epi32(INT32_MAX);  // biased UINT32_MAX
+    for (; w + 4 <= n; w += 4) {
+      lo = min(lo, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w)), bias));
+    }
+    lo = min(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
+    lo = min(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
+    oldest = static_cast<uint32_t>(_mm_cvtsi128_si32(lo)) ^ 0x80000000u;
+  }
+#endif
+  for (; w < n; ++w) {
+    oldest = std::min(oldest, lru[w]);
+  }
+  return oldest;
+}
+
+// The way among n holding stamp, which is there.
+uint32_t way_of_stamp(const uint32_t* lru, uint32_t n, uint32_t stamp) {
+  uint32_t w = 0;
+#if defined(__SSE2__)
+  const __m128i want = _mm_set1_epi32(static_cast<int32_t>(stamp));
+  for (; w + 4 <= n; w += 4) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w));
+    const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, want)));
+    if (hits != 0) {
+      return w + static_cast<uint32_t>(std::countr_zero(static_cast<unsigned>(hits)));
+    }
+  }
+#endif
+  while (lru[w] != stamp) {
+    ++w;
+  }
+  return w;
+}
+
+// Whether one of n flags lacks `bit`: 8 at a time, the last word overlapping the one before.
+bool has_clear_bit(const uint8_t* flags, uint32_t n, uint8_t bit) {
+  const uint64_t ones = 0x0101010101010101ULL * bit;
+  if (n < 8) {
+    for (uint32_t w = 0; w < n; ++w) {
+      if ((flags[w] & bit) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+  uint64_t all = ones;
+  for (uint32_t w = 0;; w += 8) {
+    const uint32_t at = std::min(w, n - 8);
+    uint64_t word = 0;
+    std::memcpy(&word, flags + at, sizeof word);
+    all &= word;
+    if (at == n - 8) {
+      break;
+    }
+  }
+  return (all & ones) != ones;
+}
+
+}  // namespace
+
 size_t MemorySystem::mix_set(uint64_t line) const {
   return static_cast<size_t>(mix64(line) % static_cast<uint64_t>(m_sets));
 }
@@ -94,81 +170,29 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     }
     return install({row, victim}, line, t, insert);
   }
-  // Least recently used: the smallest stamp (stamps in a slice are distinct), and the smallest
-  // among lines read only once for clean-first. Branch-free minima in one pass the compiler
-  // vectorizes (a reused line's stamp ORed with all ones is UINT32_MAX, out of the running);
-  // the ways holding them are found after.
-  static_assert(kReused == 1);
+  // Least recently used: the smallest stamp (stamps in a slice are distinct). The oldest line
+  // read only once is looked for only when clean-first is drawn and the oldest line is a reused
+  // one (under half the evictions with l2.clean_first_probability = 0.5).
   const uint8_t* reused = reused_row(row);
-  uint32_t oldest = UINT32_MAX;
-  uint32_t oldest_clean = UINT32_MAX;
-  uint32_t w = 0;
-#if defined(__SSE2__)
-  // By hand, four ways at a time: the compiler's vectorization left the last 4 of 20 ways to
-  // scalar code and, at the SSE2 baseline (no unsigned 32-bit minimum), spent as much again on its
-  // set-up. Unsigned order is signed order once the top bit is flipped.
-  const __m128i bias = _mm_set1_epi32(INT32_MIN);
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i one = _mm_set1_epi32(kReused);
-  __m128i lo = _mm_set1_epi32(INT32_MAX);  // biased UINT32_MAX
-  __m128i lo_clean = lo;
-  for (; w + 4 <= ways; w += 4) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w));
-    int32_t flags = 0;
-    std::memcpy(&flags, reused + w, sizeof flags);
-    const __m128i f = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(flags), zero), zero);
-    const __m128i b = _mm_xor_si128(v, bias);
-    const __m128i bc =
-        _mm_xor_si128(_mm_or_si128(v, _mm_sub_epi32(zero, _mm_and_si128(f, one))), bias);
-    const __m128i gt = _mm_cmpgt_epi32(lo, b);
-    lo = _mm_or_si128(_mm_and_si128(gt, b), _mm_andnot_si128(gt, lo));
-    const __m128i gtc = _mm_cmpgt_epi32(lo_clean, bc);
-    lo_clean = _mm_or_si128(_mm_and_si128(gtc, bc), _mm_andnot_si128(gtc, lo_clean));
-  }
-  if (w != 0) {
-    std::array<uint32_t, 4> a{};
-    std::array<uint32_t, 4> c{};
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(a.data()), _mm_xor_si128(lo, bias));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(c.data()), _mm_xor_si128(lo_clean, bias));
-    oldest = std::min(std::min(a[0], a[1]), std::min(a[2], a[3]));
-    oldest_clean = std::min(std::min(c[0], c[1]), std::min(c[2], c[3]));
-  }
-#endif
-  for (; w < ways; ++w) {
-    oldest = std::min(oldest, lru[w]);
-    oldest_clean =
-        std::min(oldest_clean, lru[w] | (0u - static_cast<uint32_t>(reused[w] & kReused)));
-  }
-  uint32_t pick = oldest;
+  uint32_t victim = way_of_stamp(lru, ways, oldest_stamp(lru, ways));
   // (The draw counts every eviction that has a clean line, the oldest one included.)
-  if (m_clean_first_threshold != 0 && oldest_clean != UINT32_MAX && clean_first_now() &&
-      oldest_clean != oldest) {
+  if (m_clean_first_threshold != 0 && has_clear_bit(reused, ways, kReused) && clean_first_now() &&
+      (reused[victim] & kReused) != 0) {
+    uint32_t oldest_clean = UINT32_MAX;
+    for (uint32_t w = 0; w < ways; ++w) {
+      if ((reused[w] & kReused) == 0) {
+        oldest_clean = std::min(oldest_clean, lru[w]);
+      }
+    }
     // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
     // other readers are still on their way, stays.
     int older = 0;
-    for (uint32_t i = 0; i < ways; ++i) {
-      older += lru[i] < oldest_clean ? 1 : 0;
+    for (uint32_t w = 0; w < ways; ++w) {
+      older += lru[w] < oldest_clean ? 1 : 0;
     }
     if (older < m_config.mem.l2_clean_first_ways) {
-      pick = oldest_clean;
+      victim = way_of_stamp(lru, ways, oldest_clean);
     }
-  }
-  uint32_t victim = 0;
-#if defined(__SSE2__)
-  // Four stamps to a compare (the stamp is there: it is one of the minima).
-  const __m128i want = _mm_set1_epi32(static_cast<int32_t>(pick));
-  for (; victim + 4 <= ways; victim += 4) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + victim));
-    const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, want)));
-    if (hits != 0) {
-      return install(
-          {row, victim + static_cast<uint32_t>(std::countr_zero(static_cast<unsigned>(hits)))},
-          line, t, insert);
-    }
-  }
-#endif
-  while (lru[victim] != pick) {
-    ++victim;
   }
   return install({row, victim}, line, t, insert);
 }
