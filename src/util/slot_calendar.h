@@ -156,10 +156,14 @@ class SlotCalendar {
     if (base <= m_base) {
       return;
     }
+    // The bounds and mask in locals: the stores through uint64_t pointers could alias the
+    // members (size_t is the same type), which the compiler would otherwise reload each word.
     uint64_t* r = ring();
     uint64_t* sum = summary();
-    for (int64_t w = m_base; w < base && w < m_base + static_cast<int64_t>(size()); ++w) {
-      const size_t pos = static_cast<size_t>(w) & m_mask;
+    const size_t mask = m_mask;
+    const int64_t end = std::min(base, m_base + static_cast<int64_t>(mask + 1));
+    for (int64_t w = m_base; w < end; ++w) {
+      const size_t pos = static_cast<size_t>(w) & mask;
       r[pos] = 0;
       sum[pos >> 6] &= ~(uint64_t{1} << (pos & 63));
     }
