@@ -299,21 +299,25 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 Time MemorySystem::wait_for_mshr(int slice, Time t) {
   const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
   Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
-  uint32_t& head = m_mshr_head[slice];
-  uint32_t& count = m_mshr_count[slice];
+  // Head and count in locals, stored once: as references of one type they could alias each
+  // other, so the compiler would store and reload both on every retirement.
+  uint32_t head = m_mshr_head[slice];
+  uint32_t count = m_mshr_count[slice];
   // Retire fills that completed by t.
   while (count > 0 && ring[head] <= t) {
     head = head + 1 == cap ? 0 : head + 1;
     --count;
   }
-  if (count < cap) {
-    return t;
+  Time issue = t;
+  if (count >= cap) {
+    ++m_slice_stats[slice].mshr_stalls;
+    issue = std::max(t, ring[head]);
+    head = head + 1 == cap ? 0 : head + 1;
+    --count;
   }
-  ++m_slice_stats[slice].mshr_stalls;
-  const Time freed = ring[head];
-  head = head + 1 == cap ? 0 : head + 1;
-  --count;
-  return std::max(t, freed);
+  m_mshr_head[slice] = head;
+  m_mshr_count[slice] = count;
+  return issue;
 }
 
 Time MemorySystem::reserve_slice(int slice, Time arrive, int bytes) {
