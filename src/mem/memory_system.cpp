@@ -397,9 +397,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   const int slice = slice_of(req.line);
   const int proxy = proxy_of(slice);
   const size_t line_set = set_of(req.line);
-  prefetch_set(slice, line_set);
-  prefetch_set(proxy, line_set);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
+  prefetch_set(slice, line_set);
+  if (far && m_config.mem.l2_remote_copy) {  // the proxy's set is looked at only then
+    prefetch_set(proxy, line_set);
+  }
   m_bank_prefetched = false;
   if (m_hbm && !req.write && m_miss_run > kMissRunEarly) {
     // Reads are missing in L2 (a stream): this one's DRAM bank state is likely the next host
