@@ -45,12 +45,13 @@ class SlotCalendar {
     // Most bookings take their slots in a row within one word of the ring: from `first` on
     // when nothing is booked from there (appending), else from the first free slot when the
     // slots after it are free too. The rest take the general path.
-    const int64_t w = first / 64;
+    // (Slot numbers are never negative: word and bit by shift and mask, not signed division.)
+    const int64_t w = static_cast<int64_t>(static_cast<uint64_t>(first) >> 6);
+    const auto bit = static_cast<int>(static_cast<uint64_t>(first) & 63);
     if (slots < 64 && w < m_base + static_cast<int64_t>(size())) {
       uint64_t& word = ring()[static_cast<size_t>(w) & m_mask];
       const bool append = first > m_last;
-      const int lo = append ? static_cast<int>(first % 64)
-                            : std::countr_zero(~word & (~uint64_t{0} << (first % 64)));
+      const int lo = append ? bit : std::countr_zero(~word & (~uint64_t{0} << bit));
       const uint64_t run = ((uint64_t{1} << slots) - 1) << (lo & 63);
       if (lo + slots <= 64 && (word & run) == 0) {
         word |= run;
@@ -83,8 +84,8 @@ class SlotCalendar {
       m_last = first + slots - 1;
       return 0;
     }
-    int64_t w = first / 64;
-    uint64_t free = ~word(w) & (~uint64_t{0} << (first % 64));
+    int64_t w = static_cast<int64_t>(static_cast<uint64_t>(first) >> 6);
+    uint64_t free = ~word(w) & (~uint64_t{0} << (static_cast<uint64_t>(first) & 63));
     int64_t last = first;
     for (int need = slots; need > 0;) {
       if (free == 0) {
