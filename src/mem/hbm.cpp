@@ -352,7 +352,9 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   if (m_params.refresh) {
     apply_refresh(a.pc, t);
   }
-  if (m_params.refresh_per_bank) {
+  // (The epoch check here, so that the call is made only when a refresh is due.)
+  if (m_params.refresh_per_bank &&
+      t >= m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)].next_refresh) {
     apply_bank_refresh(a.pc, a.bank, t);
   }
   if (!write) {
