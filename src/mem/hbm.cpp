@@ -152,17 +152,7 @@ Time HbmSystem::idle_miss_latency(int bytes) const {
 // another fold of the quotient (a different fold width, so the two stay independent), and the
 // bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
 // and banks in the long run, while a short run stays inside its window's group.
-HbmAddress HbmSystem::decode(uint64_t addr) const {
-  const uint64_t key = addr >> m_window_shift;
-  DecodeSlot& slot = m_decode_cache[key & (kDecodeSlots - 1)];
-  if (slot.key != key) {
-    decode_window(key, slot);
-  }
-  HbmAddress a = slot.address;
-  a.pc += static_cast<int>(((addr >> m_interleave_shift) ^ slot.slot_xor) &
-                           static_cast<uint64_t>(m_slots - 1));
-  return a;
-}
+// (decode() itself is inline in hbm.h: a cached window and one XOR, on every access.)
 
 // Fills `slot` with window `window`'s fields; decode() adds the granule's slot.
 void HbmSystem::decode_window(uint64_t window, DecodeSlot& slot) const {

@@ -123,7 +123,17 @@ class HbmSystem {
   // has reached the array.
   Time flush(Time t);
 
-  HbmAddress decode(uint64_t addr) const;
+  HbmAddress decode(uint64_t addr) const {
+    const uint64_t key = addr >> m_window_shift;
+    DecodeSlot& slot = m_decode_cache[key & (kDecodeSlots - 1)];
+    if (slot.key != key) {
+      decode_window(key, slot);
+    }
+    HbmAddress a = slot.address;
+    a.pc += static_cast<int>(((addr >> m_interleave_shift) ^ slot.slot_xor) &
+                             static_cast<uint64_t>(m_slots - 1));
+    return a;
+  }
   const Stats& stats() const { return m_stats; }
   const HbmParams& params() const { return m_params; }
   int num_pcs() const { return m_num_pcs; }
