@@ -17,6 +17,8 @@ using micro_detail::latency_points;
 using micro_detail::latency_simulate;
 using micro_detail::launch_points;
 using micro_detail::launch_simulate;
+using micro_detail::loop_points;
+using micro_detail::loop_simulate;
 using micro_detail::lsu_chain_points;
 using micro_detail::lsu_chain_simulate;
 using micro_detail::lsu_chip_points;
@@ -79,6 +81,19 @@ const std::vector<MicroBench>& micro_benches() {
        "complete_cycles_median",
        issue_points,
        issue_simulate},
+      {"tma_loop",
+       "1 CTA 1 warpgroup (steady: `grid` CTAs), one copy per mbarrier of `slots` from an "
+       "L2-resident 32 MiB source (read by a full-chip copy first): issue = "
+       "MB_ARRIVE_EXPECT_TX + copy per slot, wait_try / wait_test = MB_WAIT on the slot's "
+       "completed phase first (alike), wait_only = the MB_WAITs alone; cycles per slot from the "
+       "section's first instruction to the next's, 16 repetitions, first dropped; steady = "
+       "tma_bw's ring for 8 rounds, per iteration over rounds 2..8 of CTA 0",
+       {"test", "copy", "bytes", "slots", "grid", "samples", "median_cycles", "min_cycles",
+        "max_cycles"},
+       {"test", "copy", "bytes", "slots", "grid"},
+       "median_cycles",
+       loop_points,
+       loop_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

@@ -101,6 +101,8 @@ std::vector<MicroRow> size_points();
 MicroRow size_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> issue_points();
 MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> loop_points();
+MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();
 std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const MicroOptions& o);
 // Full-chip streaming benchmarks (micro_stream.cpp).

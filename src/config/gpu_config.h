@@ -70,6 +70,9 @@ struct TmaParams {
   int queue_depth = 0;
   int issue_gap_cycles = 0;         // bulk copies
   int tensor_issue_gap_cycles = 0;  // tensor-map copies
+  // After a load's issue, the warp's next mbarrier operation waits this long (the copy is being
+  // registered with its mbarrier); 0: no hold.
+  int barrier_hold_cycles = 0;
   int launch_cycles = 0;
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;

@@ -146,6 +146,10 @@ std::vector<ParamSpec> build_specs() {
       "cycles a warp is held issuing one tensor-map TMA copy (back-to-back gap)",
       [](GpuConfig& c) -> int& { return c.tma.tensor_issue_gap_cycles; }, 1, 100000));
   s.push_back(int_param(
+      "tma.barrier_hold_cycles", "SM cycles",
+      "after a TMA / bulk load's issue, the warp's next mbarrier operation waits this long",
+      [](GpuConfig& c) -> int& { return c.tma.barrier_hold_cycles; }, 0, 100000));
+  s.push_back(int_param(
       "tma.launch_cycles", "SM cycles",
       "launch latency shared by all TMA operations before request generation",
       [](GpuConfig& c) -> int& { return c.tma.launch_cycles; }, 0, 100000));

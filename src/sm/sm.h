@@ -54,7 +54,9 @@ class Sm {
   Time last_write_ack() const { return m_last_write_ack; }
 
  private:
-  enum class Outcome : uint8_t { kContinue, kSleep, kBlocked, kExit };
+  // kHold: the instruction did not start (it waits for tma.barrier_hold_cycles); the warpgroup
+  // sleeps until `until` and issues it again, which is not counted as an instruction.
+  enum class Outcome : uint8_t { kContinue, kSleep, kBlocked, kExit, kHold };
   struct StepResult {
     Outcome outcome;
     Time until;  // kSleep: wake time

@@ -54,6 +54,7 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   }
   if (!x.store) {
     x.barrier = barrier_index(wg, in.bar, in);
+    wg.mbar_ready = t + m_ctx.sm_clock.cycles(m_ctx.config.tma.barrier_hold_cycles);
   } else {
     ++wg.pending_store_reads;
     ++m_ctas[wg.cta_slot].pending_stores;

@@ -70,6 +70,8 @@ struct Warpgroup {
   Time compute_begin = 0;
   Time compute_end = 0;
   Time wake_not_before = 0;
+  // When its next mbarrier operation may start (barrier.expect_tx_latency_cycles).
+  Time mbar_ready = 0;
 };
 
 struct CtaSlot {

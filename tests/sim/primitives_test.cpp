@@ -46,6 +46,23 @@ TEST(Primitives, OneTmaLoad) {
   EXPECT_EQ(r.tma_requests, r.tma_responses);
 }
 
+// tma.barrier_hold_cycles: the warp's first mbarrier operation after a TMA load waits until the
+// hold has passed since the load's issue. OneTmaLoad's data is back at 917; its wait at cycle 45
+// (after the 44-cycle issue gap) blocks and resumes at 959. With a hold of 2000, the wait starts
+// at 1 + 2000 = 2001, finds the phase complete and returns after try_wait_cycles = 42: 2043.
+// A hold shorter than the data's flight changes nothing.
+TEST(Primitives, MbarrierOperationWaitsForTheLoadsHold) {
+  const auto map = map2d("T", 2, 64, 2, 64, 1 << 20);
+  for (const auto& [hold, cycles] :
+       std::vector<std::pair<int, int64_t>>{{0, 959}, {500, 959}, {2000, 2043}}) {
+    const GpuConfig c = simple_gpu({fmt::format("tma.barrier_hold_cycles={}", hold)});
+    const SimResult r = simulate(one_box_load(map), c);
+    EXPECT_EQ(r.cycles, cycles) << "hold " << hold;
+    // The held attempt is not an instruction: arrive, load, wait, exit.
+    EXPECT_EQ(r.counters.at("sm[0].instructions"), 4) << "hold " << hold;
+  }
+}
+
 // Generator time of box rows that are not 128-B aligned (micro_tma_align.csv): a load request
 // costs its sectors (1 cycle each on the simple GPU) but at least tma.request_cycles (3 here),
 // and a row that starts or ends inside a sector tma.unaligned_row_cycles more (5 here). A 2 x 64

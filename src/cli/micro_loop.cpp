@@ -1,0 +1,217 @@
+// tma_loop: where one issuing thread's time goes in a TMA copy loop (validation/hw/micro/
+// tma_loop.cu): arming and issuing one copy per mbarrier, with and without a wait on the slot's
+// completed phase, the wait alone, and tma_bw's ring loop on one SM or all of them.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cli/micro_detail.h"
+#include "program/builder.h"
+#include "sim/simulator.h"
+#include "util/error.h"
+
+namespace asyncsim::cli::micro_detail {
+
+using program::KernelBuilder;
+
+namespace {
+
+struct LoopKind {
+  const char* copy;
+  int64_t bytes;
+  int slots;
+};
+// tma_loop.cu's runs: 128 KB of copies in flight except the 1 KB bulk copies (32 KB).
+constexpr LoopKind kLoopKinds[] = {{"bulk", 1024, 32},     {"bulk", 4096, 32},
+                                   {"bulk", 8192, 16},     {"tensor1d", 2048, 64},
+                                   {"tensor2d", 4096, 32}, {"tensor2d", 8192, 16}};
+constexpr const char* kLoopTests[] = {"issue", "wait_try", "wait_test", "wait_only"};
+constexpr int64_t kLoopBuffer = 32 * kMiB;  // the L2-resident source
+
+// The copy of unit `u` (an expression) into slot `slot`'s bytes, completing on bar[slot]:
+// bulk from u * bytes, tensor1d as tma_bw's [256 x 2] f32 box (2 KB), tensor2d a 64-column fp16
+// box of bytes / 128 rows over [rows x 4096] (8 KB rows).
+void add_copy(KernelBuilder& b, const LoopKind& k, const std::string& u, int slot) {
+  const std::string bar = s(slot);
+  const std::string copy = k.copy;
+  if (copy == "bulk") {
+    b.bulk_load(fmt::format("({}) * {}", u, k.bytes), s(k.bytes), "bar", bar);
+  } else if (copy == "tensor1d") {
+    b.tma_load("T", {"0", fmt::format("({}) * 2", u)}, "bar", bar);
+  } else {
+    b.tma_load("T",
+               {fmt::format("({}) % 64 * 64", u), fmt::format("({}) / 64 * {}", u, k.bytes / 128)},
+               "bar", bar);
+  }
+}
+
+void add_map(KernelBuilder& b, const LoopKind& k) {
+  const std::string copy = k.copy;
+  if (copy == "bulk") {
+    return;
+  }
+  program::TensorMap m;
+  m.name = "T";
+  if (copy == "tensor1d") {
+    m.dtype = program::DType::kF32;
+    m.rank = 2;
+    m.dims = {256, kLoopBuffer / 1024, 0, 0, 0};
+    m.strides = {4, 1024, 0, 0, 0};
+    m.box = {256, 2, 0, 0, 0};
+  } else {
+    m.rank = 2;
+    m.dims = {4096, kLoopBuffer / 8192, 0, 0, 0};
+    m.strides = {2, 8192, 0, 0, 0};
+    m.box = {64, static_cast<int>(k.bytes / 128), 0, 0, 0};
+  }
+  b.add_map(m);
+}
+
+const LoopKind& loop_kind(const std::string& copy, int64_t bytes, int64_t slots) {
+  for (const LoopKind& k : kLoopKinds) {
+    if (copy == k.copy && bytes == k.bytes && slots == k.slots) {
+      return k;
+    }
+  }
+  throw_input_error("micro tma_loop",
+                    "no point copy={} bytes={} slots={} in tma_loop.cu (bulk 1024/32, 4096/32, "
+                    "8192/16; tensor1d 2048/64; tensor2d 4096/32, 8192/16)",
+                    copy, bytes, slots);
+}
+
+}  // namespace
+
+std::vector<MicroRow> loop_points() {
+  std::vector<MicroRow> out;
+  for (const LoopKind& k : kLoopKinds) {
+    auto add = [&](const char* test, int64_t grid) {
+      out.push_back({{"test", test},
+                     {"copy", k.copy},
+                     {"bytes", s(k.bytes)},
+                     {"slots", s(k.slots)},
+                     {"grid", s(grid)}});
+    };
+    for (const char* test : kLoopTests) {
+      add(test, 1);
+    }
+    add("steady", 1);
+    add("steady", 132);
+  }
+  return out;
+}
+
+MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& test = key_str(key, "test");
+  const LoopKind& k = loop_kind(key_str(key, "copy"), key_int(key, "bytes"), key_int(key, "slots"));
+  const int64_t grid = key_int(key, "grid");
+  const int slots = k.slots;
+  const bool steady = test == "steady";
+  const auto* known = std::find_if(std::begin(kLoopTests), std::end(kLoopTests),
+                                   [&](const char* t) { return test == t; });
+  if ((!steady && (known == std::end(kLoopTests) || grid != 1)) ||
+      (steady && grid != 1 && grid != c.sm.count)) {
+    throw_input_error("micro tma_loop",
+                      "no point test={} grid={} (tests issue, wait_try, wait_test, wait_only at "
+                      "grid 1; steady at grid 1 or {})",
+                      test, grid, c.sm.count);
+  }
+  KernelBuilder b("tma_loop");
+  b.set_grid(grid, 1, 1);
+  b.set_resources(32, slots * k.bytes + 16);
+  add_map(b, k);
+  b.add_barrier("bar", slots, 1);
+  b.begin_role("main", 1);
+  // Instructions are emitted unrolled, so that a timed section's ends are trace positions.
+  size_t pos = 0;
+  std::vector<std::pair<size_t, size_t>> timed;  // [first, first after) per sample
+  auto copy = [&](const std::string& u, int slot) {
+    b.mb_arrive_expect_tx("bar", s(slot), s(k.bytes));
+    add_copy(b, k, u, slot);
+    pos += 2;
+  };
+  auto wait = [&](int slot, int64_t parity) {
+    b.mb_wait("bar", s(slot), s(parity));
+    ++pos;
+  };
+  int64_t iters = 0;
+  if (!steady) {
+    constexpr int kReps = 16;
+    int64_t u = 0;
+    for (int r = 0; r < kReps; ++r) {
+      const size_t first = pos;
+      if (test == "wait_only") {
+        for (int sl = 0; r > 0 && sl < slots; ++sl) {
+          wait(sl, (r - 1) % 2);
+        }
+        timed.emplace_back(first, pos);
+        for (int sl = 0; sl < slots; ++sl) {
+          copy(s(u++ % 256), sl);
+        }
+      } else {
+        for (int sl = 0; sl < slots; ++sl) {
+          if (r > 0 && test != "issue") {
+            wait(sl, (r - 1) % 2);
+          }
+          copy(s(u++ % 256), sl);
+        }
+        timed.emplace_back(first, pos);
+      }
+      for (int sl = 0; sl < slots; ++sl) {
+        wait(sl, r % 2);
+      }
+    }
+  } else {
+    // tma_bw.cu's ring: copy t = (cta + i * grid) mod units; timed from iteration 2 * slots to
+    // the loop's end.
+    iters = 8 * static_cast<int64_t>(slots);
+    const int64_t units = kLoopBuffer / k.bytes;
+    size_t first = 0;
+    for (int64_t i = 0; i < iters; ++i) {
+      const int sl = static_cast<int>(i % slots);
+      if (i == 2 * slots) {
+        first = pos;
+      }
+      if (i >= slots) {
+        wait(sl, (i / slots - 1) % 2);
+      }
+      copy(fmt::format("(cta + {}) % {}", i * grid, units), sl);
+    }
+    timed.emplace_back(first, pos);
+    for (int sl = 0; sl < slots; ++sl) {
+      wait(sl, (iters / slots - 1) % 2);
+    }
+  }
+  b.end_role();
+  const program::Kernel loop = b.finish();
+  const program::Kernel touch = touch_kernel(c, 0, kLoopBuffer);
+  std::vector<IssueMark> trace;
+  RunOptions ro;
+  ro.issue_trace = &trace;
+  micro_sequence({&touch, &loop}, c, ro);
+  std::vector<double> per;
+  for (const auto& [first, after] : timed) {
+    if (after >= trace.size()) {
+      throw_input_error("micro tma_loop",
+                        "the traced warpgroup issued {} instructions, {} expected", trace.size(),
+                        after + 1);
+    }
+    const double n = steady ? static_cast<double>(iters - 2 * slots) : slots;
+    per.push_back(static_cast<double>(sm_cycles(c, trace[after].t - trace[first].t)) / n);
+  }
+  if (!steady) {
+    per.erase(per.begin());  // the first repetition is dropped
+  }
+  std::vector<double> sorted = per;
+  std::sort(sorted.begin(), sorted.end());
+  return {{"test", test},
+          {"copy", k.copy},
+          {"bytes", s(k.bytes)},
+          {"slots", s(slots)},
+          {"grid", s(grid)},
+          {"samples", s(steady ? grid : static_cast<int64_t>(per.size()))},
+          {"median_cycles", fmt::format("{:.1f}", sorted[sorted.size() / 2])},
+          {"min_cycles", fmt::format("{:.1f}", sorted.front())},
+          {"max_cycles", fmt::format("{:.1f}", sorted.back())}};
+}
+
+}  // namespace asyncsim::cli::micro_detail
