@@ -160,6 +160,6 @@ int main() {
       fflush(stdout);
     }
   }
-  printf("target,0,0,-,%d,0,0,0\n", target);
+  printf("target,0,0,none,%d,0,0,0\n", target);
   return 0;
 }
