@@ -38,6 +38,8 @@ using micro_detail::repeat_points;
 using micro_detail::repeat_run;
 using micro_detail::reuse_stream_points;
 using micro_detail::reuse_stream_run;
+using micro_detail::rotate_points;
+using micro_detail::rotate_simulate;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
 using micro_detail::stride_retain_points;
@@ -118,6 +120,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        bw_points,
        bw_simulate},
+      {"l2_rotate",
+       "mem_bw's l2_read thread loop (all SMs x 8 CTAs x 256 threads, LD_GLOBAL int4 as its "
+       "SASS) over a 16-64 MiB buffer, 4 GiB per launch (up to --max-bytes) after a warm-up "
+       "launch: fixed = every CTA the same elements each pass, rotate = CTA c takes CTA "
+       "(c + 37 p) mod G's elements in pass p",
+       {"test", "mode", "buffer_bytes", "bytes_per_launch", "launches", "median_us", "median_gbps",
+        "best_gbps"},
+       {"test", "mode", "buffer_bytes"},
+       "median_gbps",
+       rotate_points,
+       rotate_simulate},
       {"lsu_latency",
        "1 warpgroup: 4096 dependent 4-byte LD_GLOBAL over the buffer's lines in a scattered "
        "order ((k * 1000003 + 1) mod lines; lsu.cu draws a random permutation), a sample from "

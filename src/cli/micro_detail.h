@@ -68,6 +68,7 @@ struct LsuStream {
   int64_t store_base = -1;  // where S writes element i (>= 0: a copy), else base
   int64_t nvec = 0;         // int4 elements
   int64_t passes = 1;
+  int64_t rotate = 0;  // pass p: CTA c takes the elements of CTA (c + rotate * p) mod ctas
   int unroll = 1;
   std::string main = "Lw0";
   int main_inst = 0;
@@ -101,6 +102,8 @@ std::vector<MicroRow> size_points();
 MicroRow size_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> issue_points();
 MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> rotate_points();
+MicroRow rotate_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> loop_points();
 MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();

@@ -73,7 +73,9 @@ program::Kernel lsu_stream_kernel(const LsuStream& st, const std::string& name) 
   b.set_grid(st.ctas);
   b.set_resources(32, 0);
   b.begin_role("main", st.threads / 128);
-  const std::string e = fmt::format("(cta * {} + wg * 128)", st.threads);
+  const std::string e = st.rotate == 0 ? fmt::format("(cta * {} + wg * 128)", st.threads)
+                                       : fmt::format("((cta + p * {}) % {} * {} + wg * 128)",
+                                                     st.rotate, st.ctas, st.threads);
   // Main-loop iterations of the warpgroup's first thread: i + (U-1) T < nvec, i += U T.
   const std::string nm =
       fmt::format("max(0, cdiv({} - {} - {}, {}))", st.nvec, e, (U - 1) * T, U * T);

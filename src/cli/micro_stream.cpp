@@ -296,4 +296,57 @@ MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOption
           {"sm_mhz_in_kernel", fmt::format("{:.0f}", c.sm.clock_mhz)}};
 }
 
+// ---------------------------------------------------------------------------------------------
+// l2_rotate: mem_bw's l2_read loop (fixed) and the same loop with CTA c reading CTA
+// (c + 37 p) mod G's elements in pass p (rotate); 4 GiB per launch after a warm-up launch.
+
+std::vector<MicroRow> rotate_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t mb : {16, 24, 32, 40, 48, 56, 64}) {
+    for (const char* mode : {"fixed", "rotate"}) {
+      out.push_back({{"test", "l2_read"}, {"mode", mode}, {"buffer_bytes", s(mb * kMiB)}});
+    }
+  }
+  return out;
+}
+
+MicroRow rotate_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  const std::string& mode = key_str(key, "mode");
+  const int64_t buffer = key_int(key, "buffer_bytes");
+  if ((mode != "fixed" && mode != "rotate") || key_str(key, "test") != "l2_read" || buffer <= 0 ||
+      buffer % (8 * kMiB) != 0) {
+    throw_input_error("micro l2_rotate",
+                      "no point test={} mode={} buffer_bytes={} (l2_read; fixed or rotate; "
+                      "16..64 MiB)",
+                      key_str(key, "test"), mode, buffer);
+  }
+  LsuStream st;
+  st.ctas = int64_t{c.sm.count} * 8;
+  st.threads = 256;
+  st.unroll = 4;
+  st.main = "LLw1Lw1Lw1w0";
+  st.main_inst = 28;
+  st.rest = "Lw0";
+  st.rest_inst = 9;
+  st.nvec = buffer / 16;
+  const auto cap = static_cast<int64_t>(o.max_bytes);
+  const int64_t want = cap > 0 ? std::min(cap, 4096 * kMiB) : 4096 * kMiB;
+  st.passes = std::max<int64_t>(2, want / buffer);
+  LsuStream w = st;
+  w.passes = 1;
+  st.rotate = mode == "rotate" ? 37 : 0;
+  const program::Kernel warmup = lsu_stream_kernel(w, "warmup");
+  const double us = lsu_stream_us(c, st, {&warmup});
+  const int64_t moved = buffer * st.passes;
+  const double gbps = static_cast<double>(moved) / us * 1e-3;
+  return {{"test", "l2_read"},
+          {"mode", mode},
+          {"buffer_bytes", s(buffer)},
+          {"bytes_per_launch", s(moved)},
+          {"launches", "1"},
+          {"median_us", fmt::format("{:.2f}", us)},
+          {"median_gbps", fmt::format("{:.1f}", gbps)},
+          {"best_gbps", fmt::format("{:.1f}", gbps)}};
+}
+
 }  // namespace asyncsim::cli::micro_detail
