@@ -238,10 +238,10 @@ std::vector<MicroRow> mem_points() {
   return out;
 }
 
-MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
-  const std::string& test = key_str(key, "test");
-  const int64_t buffer = key_int(key, "buffer_bytes");
-  const auto cap = static_cast<int64_t>(o.max_bytes);
+namespace {
+
+// mem_bw.cu's read_kernel: all SMs x 8 CTAs x 256 threads, 4 loads a main-loop iteration.
+LsuStream read_kernel_stream(const GpuConfig& c) {
   LsuStream st;
   st.ctas = int64_t{c.sm.count} * 8;
   st.threads = 256;
@@ -250,6 +250,16 @@ MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOption
   st.main_inst = 28;
   st.rest = "Lw0";
   st.rest_inst = 9;
+  return st;
+}
+
+}  // namespace
+
+MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  const std::string& test = key_str(key, "test");
+  const int64_t buffer = key_int(key, "buffer_bytes");
+  const auto cap = static_cast<int64_t>(o.max_bytes);
+  LsuStream st = read_kernel_stream(c);
   int64_t bytes = buffer;
   int64_t moved = 0;
   bool warm = false;
@@ -320,14 +330,7 @@ MicroRow rotate_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
                       "16..64 MiB)",
                       key_str(key, "test"), mode, buffer);
   }
-  LsuStream st;
-  st.ctas = int64_t{c.sm.count} * 8;
-  st.threads = 256;
-  st.unroll = 4;
-  st.main = "LLw1Lw1Lw1w0";
-  st.main_inst = 28;
-  st.rest = "Lw0";
-  st.rest_inst = 9;
+  LsuStream st = read_kernel_stream(c);
   st.nvec = buffer / 16;
   const auto cap = static_cast<int64_t>(o.max_bytes);
   const int64_t want = cap > 0 ? std::min(cap, 4096 * kMiB) : 4096 * kMiB;
