@@ -42,8 +42,10 @@ using micro_detail::rotate_points;
 using micro_detail::rotate_simulate;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::stride_points;
 using micro_detail::stride_retain_points;
 using micro_detail::stride_retain_simulate;
+using micro_detail::stride_simulate;
 using micro_detail::tma_write_retain_points;
 using micro_detail::tma_write_retain_run;
 using micro_detail::write_stream_points;
@@ -96,6 +98,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        loop_points,
        loop_simulate},
+      {"tma_stride",
+       "1 CTA 1 warpgroup: 64 samples of MB_ARRIVE_EXPECT_TX + 1 or 2 TMA_LOADs of 64 fp16 "
+       "columns x box_rows rows at row stride stride_bytes (the second box from a tensor 1 GiB "
+       "away) + MB_WAIT, every line read for the first time, in a cold L2 (tma_stride.cu "
+       "flushes it); the coordinates of tma_stride.cu; first 2 samples dropped",
+       {"stride_bytes", "box_rows", "boxes", "bytes", "samples", "min_cycles", "p10_cycles",
+        "median_cycles", "p90_cycles", "mean_cycles"},
+       {"stride_bytes", "box_rows", "boxes"},
+       "median_cycles",
+       stride_points,
+       stride_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

@@ -1,6 +1,7 @@
 // tma_loop: where one issuing thread's time goes in a TMA copy loop (validation/hw/micro/
 // tma_loop.cu): arming and issuing one copy per mbarrier, with and without a wait on the slot's
 // completed phase, the wait alone, and tma_bw's ring loop on one SM or all of them.
+// tma_stride: one thread's 2-D boxes from DRAM against the row stride (tma_stride.cu).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -212,6 +213,89 @@ MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
           {"median_cycles", fmt::format("{:.1f}", sorted[sorted.size() / 2])},
           {"min_cycles", fmt::format("{:.1f}", sorted.front())},
           {"max_cycles", fmt::format("{:.1f}", sorted.back())}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// tma_stride: 1 CTA, 1 thread, 64 samples of arrive.expect_tx + 1 or 2 boxes of 64 fp16 columns x
+// R rows with row stride S (the second from a tensor 1 GiB away) + wait, every line read for the
+// first time; the H200 flushes the L2 before each configuration, the model starts it cold.
+// First 2 samples dropped.
+
+namespace {
+constexpr int64_t kStrides[] = {128, 256, 512, 1024, 2048, 4096, 8192, 16384};
+constexpr int64_t kStrideRows[] = {32, 64, 128, 256};
+}  // namespace
+
+std::vector<MicroRow> stride_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t nb : {1, 2}) {
+    for (const int64_t rows : kStrideRows) {
+      for (const int64_t st : kStrides) {
+        out.push_back({{"stride_bytes", s(st)}, {"box_rows", s(rows)}, {"boxes", s(nb)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const int64_t stride = key_int(key, "stride_bytes");
+  const int64_t rows = key_int(key, "box_rows");
+  const int64_t nb = key_int(key, "boxes");
+  if (std::find(std::begin(kStrides), std::end(kStrides), stride) == std::end(kStrides) ||
+      std::find(std::begin(kStrideRows), std::end(kStrideRows), rows) == std::end(kStrideRows) ||
+      (nb != 1 && nb != 2)) {
+    throw_input_error("micro tma_stride",
+                      "no point stride_bytes={} box_rows={} boxes={} in tma_stride.cu (strides "
+                      "128..16384, rows 32..256, 1 or 2 boxes)",
+                      stride, rows, nb);
+  }
+  constexpr int kSamples = 64;
+  constexpr int64_t kHalf = 1024 * kMiB;  // tensor A in [0, 1 GiB), B in [1, 2 GiB)
+  const int64_t cols = stride / 2;
+  const int64_t nrows = kHalf / stride;
+  const int64_t col_tiles = cols / 64;
+  const int64_t step = nrows / rows / kSamples;
+  const int64_t bytes = nb * 128 * rows;
+  KernelBuilder b("tma_stride");
+  b.set_resources(32, 2 * 256 * 128 + 16);
+  for (const char* name : {"A", "B"}) {
+    program::TensorMap m;
+    m.name = name;
+    m.rank = 2;
+    m.dims = {cols, nrows, 0, 0, 0};
+    m.strides = {2, stride, 0, 0, 0};
+    m.box = {64, static_cast<int>(rows), 0, 0, 0};
+    m.base = std::string(name) == "A" ? 0 : static_cast<uint64_t>(kHalf);
+    b.add_map(m);
+  }
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  for (int i = 0; i < kSamples; ++i) {
+    const std::string x = s(i * 7 % col_tiles * 64);
+    const std::string y = s(i * step * rows);
+    b.mb_arrive_expect_tx("bar", "0", s(bytes));
+    b.tma_load("A", {x, y}, "bar", "0");
+    if (nb > 1) {
+      b.tma_load("B", {x, y}, "bar", "0");
+    }
+    b.mb_wait("bar", "0", s(i % 2));
+  }
+  b.end_role();
+  const program::Kernel k = b.finish();
+  std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
+  v.erase(v.begin(), v.begin() + 2);
+  const Summary sm = summarize(v);
+  return {{"stride_bytes", s(stride)},
+          {"box_rows", s(rows)},
+          {"boxes", s(nb)},
+          {"bytes", s(bytes)},
+          {"samples", s(static_cast<int64_t>(v.size()))},
+          {"min_cycles", s(sm.min)},
+          {"p10_cycles", s(sm.p10)},
+          {"median_cycles", s(sm.median)},
+          {"p90_cycles", s(sm.p90)},
+          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
 }
 
 }  // namespace asyncsim::cli::micro_detail
