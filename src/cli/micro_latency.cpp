@@ -318,7 +318,11 @@ MicroRow issue_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpti
     while (trace[j].op != Op::kMbWait) {
       ++j;
     }
-    const Time t1 = trace[j].t;
+    // The H200 reads clock64 right after its last copy's issue; the MB_WAIT can issue later
+    // (tma.barrier_hold_cycles), so the issue column ends where the last copy's issue gap does.
+    const bool copy_before = trace[j - 1].op == Op::kBulkLoad || trace[j - 1].op == Op::kTmaLoad;
+    const Time t1 = copy_before ? trace[j - 1].t + ClockDomain::from_mhz(c.sm.clock_mhz).cycles(gap)
+                                : trace[j].t;
     const Time t2 = trace[j + 1].t;
     issue.push_back(sm_cycles(c, t1 - t0));
     complete.push_back(sm_cycles(c, t2 - t0));
