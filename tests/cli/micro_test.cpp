@@ -126,6 +126,45 @@ TEST(Micro, VectorAddSecondLaunchFindsTheL2Warm) {
   EXPECT_LT(std::stod(r[0][3]), std::stod(r[1][3]));
 }
 
+// tma_loop: one thread arming and issuing one copy per mbarrier costs ~172 cycles a copy on the
+// H200 whatever the copy (micro_tma_loop.csv), which the model gets from tma.barrier_hold_cycles;
+// without the hold it is expect_tx + the issue gap (36 + 55 = 91 for bulk copies).
+TEST(Micro, TmaLoopOneCopyPerMbarrierIsHeld) {
+  const std::string cmd = "micro tma_loop --compare " + kData +
+                          "micro_tma_loop.csv --where test=issue,steady --where copy=bulk "
+                          "--where bytes=4096 --where grid=1";
+  const Outcome o = run(cmd);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: test, copy, bytes, slots, grid, measured, simulated, error_pct, within
+  for (const auto& f : r) {
+    EXPECT_EQ(f[8], "yes") << o.out;
+  }
+  const Outcome off = run(cmd + " --set tma.barrier_hold_cycles=0");
+  ASSERT_EQ(off.code, 0) << off.out;
+  const auto r0 = rows(off.out);
+  ASSERT_EQ(r0.size(), 2u) << off.out;
+  EXPECT_NEAR(std::stod(r0[0][6]), 91.0, 1.0) << off.out;
+  EXPECT_EQ(r0[0][8], "no") << off.out;
+}
+
+// tma_stride: boxes from DRAM; a 128-row box of contiguous lines and one at an 8 KB row stride
+// (micro_tma_stride.csv: 1157 / 1363 cycles median) are within 10 %.
+TEST(Micro, TmaStrideBoxesFromDram) {
+  const Outcome o = run("micro tma_stride --compare " + kData +
+                        "micro_tma_stride.csv --where box_rows=128 --where boxes=1 "
+                        "--where stride_bytes=128,8192");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: stride_bytes, box_rows, boxes, measured, simulated, error_pct, within
+  EXPECT_EQ(r[0][3], "1157");
+  EXPECT_EQ(r[1][3], "1363");
+  EXPECT_EQ(r[0][6], "yes") << o.out;
+  EXPECT_EQ(r[1][6], "yes") << o.out;
+}
+
 // bench/micro holds one point of each micro as .asim programs (bench/micro/emit.sh). --emit must
 // write exactly what the micro simulates: the committed programs are what it writes today, and
 // such a program run on its own gives the micro's time (a one-kernel point).
