@@ -34,6 +34,8 @@ using micro_detail::lsu_vector_add_points;
 using micro_detail::lsu_vector_add_simulate;
 using micro_detail::mem_points;
 using micro_detail::mem_simulate;
+using micro_detail::pair_points;
+using micro_detail::pair_simulate;
 using micro_detail::repeat_points;
 using micro_detail::repeat_run;
 using micro_detail::reuse_stream_points;
@@ -109,6 +111,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        stride_points,
        stride_simulate},
+      {"dram_pair",
+       "1 CTA 1 warpgroup: 64 samples of MB_ARRIVE_EXPECT_TX + one TMA_LOAD of `rows` rows of "
+       "128 B, rows stride_bytes apart, + MB_WAIT, every line read for the first time (sample i "
+       "at byte i x 4 MiB + (i x 7 mod 32) x 128), in a cold L2 (dram_pair.cu flushes it); "
+       "first 2 samples dropped",
+       {"rows", "stride_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles",
+        "p90_cycles", "mean_cycles"},
+       {"rows", "stride_bytes"},
+       "median_cycles",
+       pair_points,
+       pair_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

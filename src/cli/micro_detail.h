@@ -106,6 +106,8 @@ std::vector<MicroRow> rotate_points();
 MicroRow rotate_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> stride_points();
 MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> pair_points();
+MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> loop_points();
 MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();

@@ -2,6 +2,7 @@
 // tma_loop.cu): arming and issuing one copy per mbarrier, with and without a wait on the slot's
 // completed phase, the wait alone, and tma_bw's ring loop on one SM or all of them.
 // tma_stride: one thread's 2-D boxes from DRAM against the row stride (tma_stride.cu).
+// dram_pair: boxes of 2-8 lines D bytes apart from DRAM (dram_pair.cu).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -290,6 +291,64 @@ MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
           {"box_rows", s(rows)},
           {"boxes", s(nb)},
           {"bytes", s(bytes)},
+          {"samples", s(static_cast<int64_t>(v.size()))},
+          {"min_cycles", s(sm.min)},
+          {"p10_cycles", s(sm.p10)},
+          {"median_cycles", s(sm.median)},
+          {"p90_cycles", s(sm.p90)},
+          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// dram_pair: 1 CTA, 1 thread, 64 samples of one box of R rows of 128 B, rows D bytes apart, every
+// line read for the first time (sample i at byte i * 4 MiB + (i * 7 mod 32) * 128 of a tensor of
+// rows D bytes long); a cold L2 where the H200 flushed it; first 2 samples dropped.
+
+std::vector<MicroRow> pair_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t rows : {2, 4, 8}) {
+    for (int64_t d = 128; d <= 256 * kMiB; d *= 2) {
+      out.push_back({{"rows", s(rows)}, {"stride_bytes", s(d)}});
+    }
+  }
+  return out;
+}
+
+MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const int64_t rows = key_int(key, "rows");
+  const int64_t d = key_int(key, "stride_bytes");
+  if ((rows != 2 && rows != 4 && rows != 8) || d < 128 || d > 256 * kMiB || (d & (d - 1)) != 0) {
+    throw_input_error("micro dram_pair",
+                      "no point rows={} stride_bytes={} in dram_pair.cu (rows 2, 4, 8; strides "
+                      "128 B..256 MiB, powers of two)",
+                      rows, d);
+  }
+  constexpr int kSamples = 64;
+  constexpr int64_t kTotal = 2048 * kMiB;
+  KernelBuilder b("dram_pair");
+  b.set_resources(32, 8 * 128 + 16);
+  program::TensorMap m;
+  m.name = "T";
+  m.rank = 2;
+  m.dims = {d / 2, kTotal / d, 0, 0, 0};
+  m.strides = {2, d, 0, 0, 0};
+  m.box = {64, static_cast<int>(rows), 0, 0, 0};
+  b.add_map(m);
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  for (int i = 0; i < kSamples; ++i) {
+    const int64_t off = i * 4 * kMiB + (i * 7 % 32) * 128;
+    b.mb_arrive_expect_tx("bar", "0", s(rows * 128));
+    b.tma_load("T", {s(off % d / 2), s(off / d)}, "bar", "0");
+    b.mb_wait("bar", "0", s(i % 2));
+  }
+  b.end_role();
+  const program::Kernel k = b.finish();
+  std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
+  v.erase(v.begin(), v.begin() + 2);
+  const Summary sm = summarize(v);
+  return {{"rows", s(rows)},
+          {"stride_bytes", s(d)},
           {"samples", s(static_cast<int64_t>(v.size()))},
           {"min_cycles", s(sm.min)},
           {"p10_cycles", s(sm.p10)},
