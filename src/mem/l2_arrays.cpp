@@ -15,49 +15,20 @@ namespace asyncsim {
 
 namespace {
 
-// The smallest of n stamps.
-uint32_t oldest_stamp(const uint32_t* lru, uint32_t n) {
-  uint32_t oldest = UINT32_MAX;
+// The way among n holding `age`, which is there.
+uint32_t way_of_age(const uint8_t* ages, uint32_t n, uint8_t age) {
   uint32_t w = 0;
 #if defined(__SSE2__)
-  // By hand, four at a time: the compiler's vectorization left the last 4 of 20 ways to scalar
-  // code and, at the SSE2 baseline (no unsigned 32-bit minimum), spent as much again on its
-  // set-up. Unsigned order is signed order once the top bit is flipped.
-  const __m128i bias = _mm_set1_epi32(INT32_MIN);
-  const auto min = [](__m128i x, __m128i y) {
-    const __m128i gt = _mm_cmpgt_epi32(x, y);
-    return _mm_or_si128(_mm_and_si128(gt, y), _mm_andnot_si128(gt, x));
-  };
-  if (n >= 4) {
-    __m128i lo = _mm_set1_epi32(INT32_MAX);  // biased UINT32_MAX
-    for (; w + 4 <= n; w += 4) {
-      lo = min(lo, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w)), bias));
-    }
-    lo = min(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
-    lo = min(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
-    oldest = static_cast<uint32_t>(_mm_cvtsi128_si32(lo)) ^ 0x80000000u;
-  }
-#endif
-  for (; w < n; ++w) {
-    oldest = std::min(oldest, lru[w]);
-  }
-  return oldest;
-}
-
-// The way among n holding stamp, which is there.
-uint32_t way_of_stamp(const uint32_t* lru, uint32_t n, uint32_t stamp) {
-  uint32_t w = 0;
-#if defined(__SSE2__)
-  const __m128i want = _mm_set1_epi32(static_cast<int32_t>(stamp));
-  for (; w + 4 <= n; w += 4) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lru + w));
-    const int hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, want)));
+  const __m128i want = _mm_set1_epi8(static_cast<char>(age));
+  for (; w + 16 <= n; w += 16) {
+    const auto hits = static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages + w)), want)));
     if (hits != 0) {
-      return w + static_cast<uint32_t>(std::countr_zero(static_cast<unsigned>(hits)));
+      return w + static_cast<uint32_t>(std::countr_zero(hits));
     }
   }
 #endif
-  while (lru[w] != stamp) {
+  while (ages[w] != age) {
     ++w;
   }
   return w;
@@ -150,18 +121,19 @@ inline MemorySystem::WayRef MemorySystem::install(WayRef r, uint64_t line, Time 
   b[m_off_valid + r.w] = 0;
   b[m_off_rrpv + r.w] = insert;
   b[m_off_reused + r.w] = 0;
-  block(r.row)[m_lru_word + r.w] = 0;
+  // The age stays: the stamp() that follows every install makes the way the most recent,
+  // keeping the set's ages 1..k (zeroing it would leave a gap above it).
   return r;
 }
 
 MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t, uint8_t insert) {
   const auto ways = static_cast<uint32_t>(m_ways);
-  const uint32_t* lru = lru_row(row);
-  // Ways fill in order and are never emptied, and each is stamped as it fills (stamps start at
-  // 1): a set whose last way has a stamp is full, else its first unstamped way is empty.
-  if (lru[ways - 1] == 0) {
+  const uint8_t* age = age_row(row);
+  // Ways fill in order and are never emptied, and each is stamped as it fills (ages start at
+  // 1): a set whose last way has an age is full, else its first way without one is empty.
+  if (age[ways - 1] == 0) {
     uint32_t w = 0;
-    while (lru[w] != 0) {
+    while (age[w] != 0) {
       ++w;
     }
     return install({row, w}, line, t, insert);
@@ -172,45 +144,42 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     // when the prediction of no line improved meanwhile.
     uint8_t* rrpv = rrpv_row(row);
     uint8_t distant = 0;
-    uint32_t oldest = UINT32_MAX;
+    uint8_t oldest = 0;
     uint32_t victim = 0;
     for (uint32_t w = 0; w < ways; ++w) {
-      if (rrpv[w] > distant || (rrpv[w] == distant && lru[w] < oldest)) {
+      if (rrpv[w] > distant || (rrpv[w] == distant && age[w] > oldest)) {
         distant = rrpv[w];
-        oldest = lru[w];
+        oldest = age[w];
         victim = w;
       }
     }
     if (distant < m_rrip_max) {
-      const auto age = static_cast<uint8_t>(m_rrip_max - distant);
+      const auto gap = static_cast<uint8_t>(m_rrip_max - distant);
       for (uint32_t w = 0; w < ways; ++w) {
-        rrpv[w] = static_cast<uint8_t>(rrpv[w] + age);
+        rrpv[w] = static_cast<uint8_t>(rrpv[w] + gap);
       }
     }
     return install({row, victim}, line, t, insert);
   }
-  // Least recently used: the smallest stamp (stamps in a slice are distinct). The oldest line
-  // read only once is looked for only when clean-first is drawn and the oldest line is a reused
-  // one (under half the evictions with l2.clean_first_probability = 0.5).
+  // Least recently used: in a full set the ages are 1..l2.ways, the oldest at l2.ways. The
+  // oldest line read only once is looked for only when clean-first is drawn and the oldest
+  // line is a reused one (under half the evictions with l2.clean_first_probability = 0.5).
   const uint8_t* reused = reused_row(row);
-  uint32_t victim = way_of_stamp(lru, ways, oldest_stamp(lru, ways));
+  uint32_t victim = way_of_age(age, ways, static_cast<uint8_t>(ways));
   // (The draw counts every eviction that has a clean line, the oldest one included.)
   if (m_clean_first_threshold != 0 && has_clear_bit(reused, ways, kReused) && clean_first_now() &&
       (reused[victim] & kReused) != 0) {
-    uint32_t oldest_clean = UINT32_MAX;
+    uint8_t oldest_clean = 0;
     for (uint32_t w = 0; w < ways; ++w) {
       if ((reused[w] & kReused) == 0) {
-        oldest_clean = std::min(oldest_clean, lru[w]);
+        oldest_clean = std::max(oldest_clean, age[w]);
       }
     }
     // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
-    // other readers are still on their way, stays.
-    int older = 0;
-    for (uint32_t w = 0; w < ways; ++w) {
-      older += lru[w] < oldest_clean ? 1 : 0;
-    }
-    if (older < m_config.mem.l2_clean_first_ways) {
-      victim = way_of_stamp(lru, ways, oldest_clean);
+    // other readers are still on their way, stays. (The ways older than it are those of the
+    // ages above its own.)
+    if (static_cast<int>(ways - oldest_clean) < m_config.mem.l2_clean_first_ways) {
+      victim = way_of_age(age, ways, oldest_clean);
     }
   }
   return install({row, victim}, line, t, insert);
@@ -226,15 +195,15 @@ MemorySystem::WayRef MemorySystem::allocate_copy(uint32_t row, uint64_t line, Ti
   const auto ways = static_cast<uint32_t>(m_ways);
   if (m_copy_limit < ways) {
     const uint8_t* flags = reused_row(row);
-    const uint32_t* lru = lru_row(row);
+    const uint8_t* age = age_row(row);
     uint32_t copies = 0;
-    uint32_t oldest = UINT32_MAX;
+    uint8_t oldest = 0;
     uint32_t victim = 0;
     for (uint32_t w = 0; w < ways; ++w) {
-      if ((flags[w] & kCopy) != 0 && lru[w] != 0) {
+      if ((flags[w] & kCopy) != 0 && age[w] != 0) {
         ++copies;
-        if (lru[w] < oldest) {
-          oldest = lru[w];
+        if (age[w] > oldest) {
+          oldest = age[w];
           victim = w;
         }
       }
@@ -253,7 +222,7 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
     return false;
   }
   const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
-  touch(slot, proxy);
+  touch(slot);
   reused(slot) |= kReused;
   m_served_way = slot;
   ++m_slice_stats[proxy].copy_hits;
@@ -277,7 +246,7 @@ void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time n
   valid(slot) |= sectors;
   reused(slot) |= reused_line ? kReused : 0;
   rrpv(slot) = std::min(rrpv(slot), insert);
-  stamp(slot, proxy);
+  stamp(slot);
   fill_time(slot) = std::max(fill_time(slot), ready);
 }
 

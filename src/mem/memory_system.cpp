@@ -57,10 +57,11 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_fp_stride = (ways + 7) / 8 * 8;
     m_off_valid = m_fp_stride;
     m_off_dirty = m_off_valid + ways;
-    m_lru_word = (m_off_dirty + ways + 3) / 4;
-    m_off_rrpv = (m_lru_word + ways) * 4;
+    m_off_age = m_off_dirty + ways;
+    m_off_rrpv = m_off_age + ways;
     m_off_reused = m_off_rrpv + ways;
-    m_block_words = (m_off_reused + ways + 63) / 64 * 16;
+    const size_t block_bytes = std::max(m_off_reused + ways, m_off_age + 32);  // see stamp()
+    m_block_words = (block_bytes + 63) / 64 * 16;
     m_block_lines = static_cast<uint32_t>(m_block_words / 16);
     m_line_prefetches = static_cast<uint32_t>(((ways - 1) * sizeof(Line) + 63) / 64);
     m_meta_storage.assign(rows * m_block_words + 16, 0);
@@ -71,7 +72,6 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
           static_cast<uint32_t>(config.mem.l2_remote_copy_occupancy * static_cast<double>(ways));
     }
   }
-  m_lru_clock.assign(m_num_slices, 0);
   m_slice_free.assign(m_num_slices, 0);
   m_channel_free.assign(config.mem.dram_channels, 0);
   m_mshr_ring.assign(static_cast<size_t>(m_num_slices) * config.mem.l2_mshrs_per_slice, 0);
@@ -343,7 +343,7 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   } else if (m_miss_run > 0) {
     --m_miss_run;
   }
-  stamp(way, slice);
+  stamp(way);
   uint8_t& valid_sectors = valid(way);
   const auto missing = static_cast<uint8_t>(sectors & ~valid_sectors);
   if ((sectors & valid_sectors) != 0) {
@@ -434,7 +434,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     dirty(way) |= req.sectors;
     reused(way) |= kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
-    stamp(way, slice);
+    stamp(way);
     if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes &&
         (!req.tma || m_config.mem.l2_remote_copy_tma_writes)) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, start, true,
@@ -463,7 +463,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       // the home slice's replacement sees it too.
       const WayRef home = lookup(slice, line_set, req.line);
       if (home.found()) {
-        touch(home, slice);
+        touch(home);
         reused(home) |= kReused;
       }
     }

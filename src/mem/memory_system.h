@@ -22,6 +22,10 @@
 #include "util/slot_calendar.h"
 #include "util/time.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace asyncsim {
 
 struct MemRequest {
@@ -122,10 +126,10 @@ class MemorySystem {
 
  private:
   // The L2's line metadata, by set. Each set's small fields (tag fingerprints, valid and dirty
-  // masks, LRU stamps, RRIP predictions, reused flags) lie together in one block of whole
-  // 64-byte host lines (three for 20 ways), what a set search and a victim choice read; tags
+  // masks, LRU ages, RRIP predictions, reused flags) lie together in one block of whole
+  // 64-byte host lines (two for 20 ways), what a set search and a victim choice read; tags
   // and fill times, read only at the way found, live in arrays of their own. A streaming run
-  // misses in the host's caches on nearly every set: it waits for three prefetched lines per
+  // misses in the host's caches on nearly every set: it waits for two prefetched lines per
   // set instead of the eight its 20 tags and 20 24-byte way records took.
   struct WayRef {
     uint32_t row = 0;         // slice * sets + set
@@ -147,7 +151,7 @@ class MemorySystem {
   uint8_t* dirty_row(uint32_t row) { return bytes(row) + m_off_dirty; }
   uint8_t* rrpv_row(uint32_t row) { return bytes(row) + m_off_rrpv; }
   uint8_t* reused_row(uint32_t row) { return bytes(row) + m_off_reused; }
-  uint32_t* lru_row(uint32_t row) { return block(row) + m_lru_word; }
+  uint8_t* age_row(uint32_t row) { return bytes(row) + m_off_age; }
   uint8_t& valid(WayRef r) { return valid_row(r.row)[r.w]; }
   uint8_t& dirty(WayRef r) { return dirty_row(r.row)[r.w]; }
   uint8_t& rrpv(WayRef r) { return rrpv_row(r.row)[r.w]; }
@@ -257,14 +261,49 @@ class MemorySystem {
   uint32_t m_copy_limit = UINT32_MAX;  // ways of a set near copies may hold
   WayRef install(WayRef r, uint64_t line, Time t, uint8_t insert);
   void write_back(WayRef r, Time t);  // a dirty victim's sectors, to DRAM at t
-  // Makes way `r` of `slice` its most recently used.
-  void stamp(WayRef r, int slice) {
-    lru_row(r.row)[r.w] = ++m_lru_clock[static_cast<size_t>(slice)];
+  // Makes way `r` its set's most recently used: age 1, and each way that was more recent than
+  // it (every stamped way, when `r` had no stamp) one older. The ages of a set's stamped ways
+  // thus stay 1..k (k of them), in the order per-slice stamp counts gave them (the uint32_t
+  // stamps these replace took a fourth host line per set); a set that is full has its least
+  // recently used way at age l2.ways.
+  void stamp(WayRef r) {
+    uint8_t* age = age_row(r.row);
+    // Younger than `r`: (age - 1) < (old - 1), unsigned, so an age of 0 (no stamp) never is,
+    // and every stamped way is when `r` has none (old - 1 = 255).
+    const auto limit = static_cast<uint8_t>(age[r.w] - 1);
+#if defined(__SSE2__)
+    if (m_ways <= 32) {
+      // 32 ages at once (the block has room; lanes past the ways, other fields, kept).
+      const __m128i one = _mm_set1_epi8(1);
+      const __m128i lim = _mm_set1_epi8(static_cast<char>(limit));
+      const __m128i zero = _mm_setzero_si128();
+      for (int half = 0; half < 2; ++half) {
+        auto* p = reinterpret_cast<__m128i*>(age + 16 * half);
+        const __m128i v = _mm_loadu_si128(p);
+        // a < lim (unsigned) exactly when lim - a, saturated at 0, is not 0.
+        const __m128i younger = _mm_andnot_si128(
+            _mm_cmpeq_epi8(_mm_subs_epu8(lim, _mm_sub_epi8(v, one)), zero),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(kAgeLanes + 32 + 16 * half - m_ways)));
+        _mm_storeu_si128(p, _mm_sub_epi8(v, younger));  // younger lanes are -1
+      }
+      age[r.w] = 1;
+      return;
+    }
+#endif
+    for (int w = 0; w < m_ways; ++w) {
+      age[w] = static_cast<uint8_t>(age[w] + (static_cast<uint8_t>(age[w] - 1) < limit ? 1 : 0));
+    }
+    age[r.w] = 1;
   }
+  // 32 lanes on, 32 off: the 16 bytes from kAgeLanes + 32 - ways mask the first 16 ways.
+  static constexpr uint8_t kAgeLanes[64] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
   // A re-reference of way `r` (a hit, a merged read): most recently used, and under RRIP
   // predicted at l2.rrip_hit_level (0: re-used soon).
-  void touch(WayRef r, int slice) {
-    stamp(r, slice);
+  void touch(WayRef r) {
+    stamp(r);
     rrpv(r) = std::min(rrpv(r), m_hit_level);
   }
   // DRAM read of the sectors in `mask` of `line` arriving at the controller at t: returns when
@@ -311,10 +350,11 @@ class MemorySystem {
   double m_slice_ps_per_byte;
   double m_channel_ps_per_byte;
   // Per set, its block: fingerprints (m_fp_stride bytes: l2.ways rounded up to whole 8-byte
-  // words), then valid sector masks, dirty (written) sector masks, LRU stamps (uint32_t, of
-  // m_lru_clock; 0 before the first), RRIP predictions (0 = re-used soon), reused flags (written,
-  // a near copy of a written line, or read again after its fill: not a victim of the clean-first
-  // preference, l2.clean_first_probability, which takes lines read once), padded to 64 bytes.
+  // words), then valid sector masks, dirty (written) sector masks (for 20 ways, the first host
+  // line: a lookup's), LRU ages (see stamp(); 0 before the first), RRIP predictions (0 = re-used
+  // soon), reused flags (written, a near copy of a written line, or read again after its fill:
+  // not a victim of the clean-first preference, l2.clean_first_probability, which takes lines
+  // read once), padded to 64 bytes, with room for stamp()'s 32-byte access to the ages.
   std::vector<uint32_t> m_meta_storage;
   uint32_t* m_meta = nullptr;  // m_meta_storage's first 64-byte boundary
   size_t m_block_words = 0;
@@ -323,15 +363,14 @@ class MemorySystem {
   size_t m_fp_stride = 8;
   size_t m_off_valid = 0;  // byte offsets in the block
   size_t m_off_dirty = 0;
+  size_t m_off_age = 0;
   size_t m_off_rrpv = 0;
   size_t m_off_reused = 0;
-  size_t m_lru_word = 0;  // uint32_t offset of the stamps
   struct Line {
     uint64_t tag = UINT64_MAX;  // UINT64_MAX: empty
     Time fill = 0;              // when the last fill of the line completes
   };
   std::vector<Line> m_lines;  // [slice][set][way]
-  std::vector<uint32_t> m_lru_clock;
   std::vector<Time> m_slice_free;
   // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
   bool m_noc_ports = false;
