@@ -19,6 +19,7 @@
 #include "mem/hbm.h"
 #include "mem/mem_bits.h"
 #include "util/fast_div.h"
+#include "util/huge_alloc.h"
 #include "util/slot_calendar.h"
 #include "util/time.h"
 
@@ -355,7 +356,7 @@ class MemorySystem {
   // soon), reused flags (written, a near copy of a written line, or read again after its fill:
   // not a victim of the clean-first preference, l2.clean_first_probability, which takes lines
   // read once), padded to 64 bytes, with room for stamp()'s 32-byte access to the ages.
-  std::vector<uint32_t> m_meta_storage;
+  std::vector<uint32_t, HugePageAllocator<uint32_t>> m_meta_storage;
   uint32_t* m_meta = nullptr;  // m_meta_storage's first 64-byte boundary
   size_t m_block_words = 0;
   uint32_t m_block_lines = 0;      // m_block_words in host lines (64 bytes)
@@ -370,7 +371,7 @@ class MemorySystem {
     uint64_t tag = UINT64_MAX;  // UINT64_MAX: empty
     Time fill = 0;              // when the last fill of the line completes
   };
-  std::vector<Line> m_lines;  // [slice][set][way]
+  std::vector<Line, HugePageAllocator<Line>> m_lines;  // [slice][set][way]
   std::vector<Time> m_slice_free;
   // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
   bool m_noc_ports = false;
