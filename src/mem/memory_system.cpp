@@ -374,6 +374,33 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   return fill;
 }
 
+void MemorySystem::look_ahead(const MemRequest& req) {
+  const uint64_t stride = req.line - m_prev_line;
+  m_prev_line = req.line;
+  if (stride != m_prev_stride || m_miss_run <= kMissRunEarly) {
+    m_prev_stride = stride;
+    m_ahead_line = UINT64_MAX;
+    return;
+  }
+  // The same stride three requests in a row, and reads missing in L2: the next request is
+  // likely this one's line plus the stride (its SM is not known, so the proxy's set is fetched
+  // too). Only while reads miss: a GEMM's reads mostly hit, and many of them merge in a
+  // coalescer before they reach a slice, which a prediction spent ~100 host instructions on
+  // in vain.
+  const uint64_t next = req.line + stride;
+  m_ahead_line = next;
+  m_ahead_slice = slice_of(next);
+  m_ahead_set = set_of(next);
+  prefetch_set(m_ahead_slice, m_ahead_set);
+  if (m_config.mem.l2_remote_copy) {
+    prefetch_set(proxy_of(m_ahead_slice), m_ahead_set);
+  }
+  m_ahead_bank = m_hbm && !req.write;
+  if (m_ahead_bank) {
+    m_hbm->prefetch(next * static_cast<uint64_t>(m_line_bytes));
+  }
+}
+
 Time MemorySystem::access(const MemRequest& req, Time t) {
   ++m_stats.requests;
   ++m_stats.responses;
@@ -394,21 +421,34 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       return merge_slot->ready;
     }
   }
-  const int slice = slice_of(req.line);
-  const int proxy = proxy_of(slice);
-  const size_t line_set = set_of(req.line);
-  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
-  prefetch_set(slice, line_set);
-  if (far && m_config.mem.l2_remote_copy) {  // the proxy's set is looked at only then
-    prefetch_set(proxy, line_set);
+  // A request the previous one predicted has its slice and set worked out and its host lines
+  // (both sets, the bank) on their way since then.
+  const bool predicted = req.line == m_ahead_line;
+  int slice;
+  size_t line_set;
+  if (predicted) {
+    slice = m_ahead_slice;
+    line_set = m_ahead_set;
+  } else {
+    slice = slice_of(req.line);
+    line_set = set_of(req.line);
   }
-  m_bank_prefetched = false;
-  if (m_hbm && !req.write && m_miss_run > kMissRunEarly) {
+  const int proxy = proxy_of(slice);
+  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
+  if (!predicted) {
+    prefetch_set(slice, line_set);
+    if (far && m_config.mem.l2_remote_copy) {  // the proxy's set is looked at only then
+      prefetch_set(proxy, line_set);
+    }
+  }
+  m_bank_prefetched = predicted && m_ahead_bank;
+  if (m_hbm && !req.write && m_miss_run > kMissRunEarly && !m_bank_prefetched) {
     // Reads are missing in L2 (a stream): this one's DRAM bank state is likely the next host
     // miss in line, start it now, alongside the two sets'.
     m_hbm->prefetch(req.line * static_cast<uint64_t>(m_line_bytes));
     m_bank_prefetched = true;
   }
+  look_ahead(req);
   m_slice_stats[slice].far_accesses += far ? 1 : 0;
   const Time near_way = m_half_hit + pair_extra(req.sm, proxy);
   const Time one_way = m_half_hit + (far ? m_half_far : 0) + pair_extra(req.sm, slice);

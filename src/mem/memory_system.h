@@ -271,6 +271,9 @@ class MemorySystem {
     uint8_t* age = age_row(r.row);
     // Younger than `r`: (age - 1) < (old - 1), unsigned, so an age of 0 (no stamp) never is,
     // and every stamped way is when `r` has none (old - 1 = 255).
+    if (age[r.w] == 1) {
+      return;  // already the most recent (a GEMM's hits often are)
+    }
     const auto limit = static_cast<uint8_t>(age[r.w] - 1);
 #if defined(__SSE2__)
     if (m_ways <= 32) {
@@ -416,6 +419,17 @@ class MemorySystem {
   static constexpr int kMissRunEarly = 32;
   int m_miss_run = 0;
   bool m_bank_prefetched = false;
+  // Host-side only, too: while requests come at a steady line stride (a stream), each works out
+  // the next one's slice and set and prefetches its sets and bank, a whole request ahead of
+  // their use (its own prefetches come only a few hundred host instructions early). A request
+  // that is not the predicted one costs the stride check alone.
+  void look_ahead(const MemRequest& req);
+  uint64_t m_prev_line = 0;
+  uint64_t m_prev_stride = 0;
+  uint64_t m_ahead_line = UINT64_MAX;  // the predicted next request's line; none: UINT64_MAX
+  int m_ahead_slice = 0;
+  size_t m_ahead_set = 0;
+  bool m_ahead_bank = false;  // whether its bank state was prefetched
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
   std::vector<SliceStats> m_slice_stats;
