@@ -51,10 +51,17 @@ class SlotCalendar {
     if (slots < 64 && w < m_base + static_cast<int64_t>(size())) {
       uint64_t& word = ring()[static_cast<size_t>(w) & m_mask];
       const bool append = first > m_last;
-      const int lo = append ? bit : std::countr_zero(~word & (~uint64_t{0} << bit));
+      // A word past the last booking is free whatever the ring holds there (see m_words): it
+      // is not read, which a streaming run would miss in the host's caches on.
+      const bool fresh = w > last_word();
+      const uint64_t taken = fresh ? 0 : word;
+      const int lo = append ? bit : std::countr_zero(~taken & (~uint64_t{0} << bit));
       const uint64_t run = ((uint64_t{1} << slots) - 1) << (lo & 63);
-      if (lo + slots <= 64 && (word & run) == 0) {
-        word |= run;
+      if (lo + slots <= 64 && (taken & run) == 0) {
+        if (fresh) {
+          clear_words(last_word() + 1, w);
+        }
+        word = taken | run;
         if (word == ~uint64_t{0}) {
           mark_full(w);
         }
@@ -72,16 +79,16 @@ class SlotCalendar {
   [[gnu::noinline]] Time book_slow(int64_t first, Time ready, int slots) {
     if (first > m_last) {
       // Everything from `first` on is free: set the bits without reading words that lie
-      // beyond the last booking (they are zero), which a streaming run would miss in the
-      // host's caches on.
+      // beyond the last booking.
+      clear_words(last_word() + 1, std::min(first / 64, m_base + static_cast<int64_t>(size())));
       for (int64_t s = first; s < first + slots;) {
         const int64_t w = s / 64;
         const int64_t n = std::min<int64_t>(first + slots - s, 64 - s % 64);
         const uint64_t mask = (n == 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << (s % 64);
-        take(w, mask, w > m_last / 64);
+        take(w, mask, w > last_word());
         s += n;
+        m_last = s - 1;  // at once: a ring that grows keeps only the words up to m_last
       }
-      m_last = first + slots - 1;
       return 0;
     }
     int64_t w = static_cast<int64_t>(static_cast<uint64_t>(first) >> 6);
@@ -90,8 +97,9 @@ class SlotCalendar {
     for (int need = slots; need > 0;) {
       if (free == 0) {
         // A congested port has whole words taken: skip them with the summary of full words.
+        // (None past the last booking is full, so this stops at the word after it at most.)
         w = next_open(w + 1);
-        free = ~word(w);
+        free = w > last_word() ? ~uint64_t{0} : ~word(w);
         continue;
       }
       // The lowest `need` free slots of this word, taken at once.
@@ -100,8 +108,9 @@ class SlotCalendar {
         mask |= free & (~free + 1);
         free &= free - 1;
       }
-      take(w, mask, false);
+      take(w, mask, w > last_word());
       last = w * 64 + (63 - std::countl_zero(mask));
+      m_last = std::max(m_last, last);  // at once, as above
     }
     m_last = std::max(m_last, last);
     const Time wait = (last + 1 - slots) * m_slot_ps - ready;
@@ -109,7 +118,11 @@ class SlotCalendar {
   }
 
   // m_words holds the ring of words (a power of two, at least 64) and after it its summary, one
-  // bit per word that is full.
+  // bit per word that is full. Ring words are exact from m_base to the word of m_last; those
+  // after it are free, whatever they hold (advance() leaves words it forgets as they are, and
+  // a booking past the last one replaces or zeroes the words it reaches: the writes land next
+  // to the booking's own rather than a ring's length behind it). Summary bits are exact
+  // throughout (none is set past the last booking).
   static constexpr size_t kFirstWords = 64;  // 4096 slots
   size_t size() const { return m_mask + 1; }
   uint64_t* ring() { return m_words.data(); }
@@ -121,7 +134,8 @@ class SlotCalendar {
     }
     return ring()[static_cast<size_t>(w) & m_mask];
   }
-  // Sets `mask` in word w (replacing it when `fresh`: it is known to be zero).
+  int64_t last_word() const { return m_last >> 6; }  // -1 before the first booking
+  // Sets `mask` in word w (replacing it when `fresh`: it lies past the last booking).
   void take(int64_t w, uint64_t mask, bool fresh) {
     uint64_t& x = word(w);
     x = fresh ? mask : (x | mask);
@@ -129,9 +143,17 @@ class SlotCalendar {
       mark_full(w);
     }
   }
+  // Zeroes the ring's words [from, to) (to <= the ring's end): words past the last booking
+  // that a booking further on leaves behind it.
+  void clear_words(int64_t from, int64_t to) {
+    for (int64_t v = std::max(from, m_base); v < to; ++v) {
+      ring()[static_cast<size_t>(v) & m_mask] = 0;
+    }
+  }
   void mark_full(int64_t w) {
     const size_t pos = static_cast<size_t>(w) & m_mask;
     summary()[pos >> 6] |= uint64_t{1} << (pos & 63);
+    ++m_full;
   }
   // The first word at or after v (>= m_base) that is not full. Words past the ring are empty.
   int64_t next_open(int64_t v) {
@@ -157,16 +179,20 @@ class SlotCalendar {
     if (base <= m_base) {
       return;
     }
-    // The bounds and mask in locals: the stores through uint64_t pointers could alias the
-    // members (size_t is the same type), which the compiler would otherwise reload each word.
-    uint64_t* r = ring();
-    uint64_t* sum = summary();
-    const size_t mask = m_mask;
-    const int64_t end = std::min(base, m_base + static_cast<int64_t>(mask + 1));
-    for (int64_t w = m_base; w < end; ++w) {
-      const size_t pos = static_cast<size_t>(w) & mask;
-      r[pos] = 0;
-      sum[pos >> 6] &= ~(uint64_t{1} << (pos & 63));
+    // The words themselves stay (see m_words); their summary bits are cleared, looked at only
+    // while some word is full (rarely, on a streaming run).
+    if (m_full > 0) {
+      uint64_t* sum = summary();
+      const size_t mask = m_mask;
+      const int64_t end = std::min(base, m_base + static_cast<int64_t>(mask + 1));
+      for (int64_t w = m_base; w < end && m_full > 0; ++w) {
+        const size_t pos = static_cast<size_t>(w) & mask;
+        const uint64_t bit = uint64_t{1} << (pos & 63);
+        if ((sum[pos >> 6] & bit) != 0) {
+          sum[pos >> 6] &= ~bit;
+          --m_full;
+        }
+      }
     }
     m_base = base;
   }
@@ -175,12 +201,16 @@ class SlotCalendar {
     const size_t big = old * 2;
     std::vector<uint64_t> bigger(big + big / 64, 0);
     const uint64_t* r = ring();
-    for (int64_t w = m_base; w < m_base + static_cast<int64_t>(old); ++w) {
+    // The exact words only: the bigger ring holds zeros past the last booking.
+    const int64_t end = std::min(m_base + static_cast<int64_t>(old), last_word() + 1);
+    m_full = 0;
+    for (int64_t w = m_base; w < end; ++w) {
       const uint64_t x = r[static_cast<size_t>(w) & m_mask];
       const size_t pos = static_cast<size_t>(w) & (big - 1);
       bigger[pos] = x;
       if (x == ~uint64_t{0}) {
         bigger[big + (pos >> 6)] |= uint64_t{1} << (pos & 63);
+        ++m_full;
       }
     }
     m_words.swap(bigger);
@@ -193,6 +223,7 @@ class SlotCalendar {
   int64_t m_base = 0;               // first word still tracked
   int64_t m_last = -1;              // the latest slot booked: all after it are free
   size_t m_mask = kFirstWords - 1;  // ring size - 1
+  int64_t m_full = 0;               // summary bits set
   std::vector<uint64_t> m_words = std::vector<uint64_t>(kFirstWords + kFirstWords / 64, 0);
 };
 
