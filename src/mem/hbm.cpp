@@ -118,13 +118,10 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
       static_cast<Time>(std::max(burst_ps, p.t_ccd_s_ns * 1000.0) / p.bus_efficiency + 0.5);
 
   m_banks.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_banks_per_pc));
-  // Bank k of the chip is refreshed at k/N of every tREFI; the stagger is a stride coprime to
-  // the bank count, so neighbouring banks refresh far apart.
+  // Each bank's first refresh (see bank_refresh_offset()).
   const auto total = static_cast<int64_t>(m_banks.size());
   for (int64_t i = 0; i < total; ++i) {
-    Bank& bank = m_banks[static_cast<size_t>(i)];
-    bank.refresh_offset = m_refi * (i * 97 % total) / total;
-    bank.next_refresh = m_refi - bank.refresh_offset;
+    m_banks[static_cast<size_t>(i)].next_refresh = m_refi - bank_refresh_offset(i);
   }
   m_groups.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(m_groups_per_pc));
   m_sids.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.stack_ids));
@@ -265,10 +262,9 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
   if (t < bank.next_refresh) {  // still in the epoch of the latest refresh applied
     return;
   }
-  const Time offset = bank.refresh_offset;
+  const Time offset = bank_refresh_offset(pc * m_banks_per_pc + bank_index);
   const auto epoch = static_cast<int64_t>(m_refi_div.div(static_cast<uint64_t>(t + offset)));
   ++m_stats.refreshes;
-  bank.refresh_epoch = epoch;
   bank.next_refresh = (epoch + 1) * m_refi - offset;
   const Time end = epoch * m_refi - offset + m_rfcpb;
   if (end > t) {

@@ -115,8 +115,7 @@ class HbmSystem {
   void prefetch(uint64_t addr) const {
     const HbmAddress a = decode(addr);
     const Bank* bank = &m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)];
-    __builtin_prefetch(bank);
-    __builtin_prefetch(reinterpret_cast<const char*>(bank + 1) - 1);
+    __builtin_prefetch(bank);  // one host line (see Bank)
     __builtin_prefetch(&m_pcs[static_cast<size_t>(a.pc)]);
   }
   // Drains every queued write at time t or later; returns when every write accepted so far
@@ -143,7 +142,9 @@ class HbmSystem {
   Time idle_miss_latency(int bytes) const;
 
  private:
-  struct Bank {
+  // One host line per bank (a DRAM access reads its bank first; at 80 bytes most banks spanned
+  // two): the refresh stagger is worked out when a refresh is due (bank_refresh_offset()).
+  struct alignas(64) Bank {
     int64_t open_row = -1;
     int64_t prev_row = -1;  // row closed by the latest switch, for FR-FCFS bypass
     Time act_ok = 0;        // earliest next ACT (tRP after the last PRE)
@@ -151,10 +152,15 @@ class HbmSystem {
     Time cas_ok = 0;        // earliest column command (tRCD)
     Time switch_pre = 0;    // when the PRE that closed prev_row was issued
     int32_t bypasses = 0;
-    int64_t refresh_epoch = 0;  // latest per-bank refresh applied (refresh_per_bank)
-    Time refresh_offset = 0;    // where in each tREFI this bank's refresh falls
-    Time next_refresh = 0;      // the start of the epoch after refresh_epoch
+    Time next_refresh = 0;  // the start of the tREFI epoch after the latest refresh applied
   };
+  static_assert(sizeof(Bank) == 64);
+  // Where in each tREFI bank `i` (of all banks of the chip) is refreshed: at i/N of it, the
+  // stagger a stride coprime to the bank count, so neighbouring banks refresh far apart.
+  Time bank_refresh_offset(int64_t i) const {
+    const auto total = static_cast<int64_t>(m_banks.size());
+    return m_refi * (i * 97 % total) / total;
+  }
   struct Group {        // one bank group of one SID
     Time cas_free = 0;  // tCCD_L budget horizon
     Time act_free = 0;  // tRRD_L budget horizon
