@@ -54,6 +54,17 @@ Summary summarize(std::vector<int64_t> v) {
   return {v.front(), pct(0.1), v[v.size() / 2], pct(0.9), mean / static_cast<double>(v.size())};
 }
 
+MicroRow with_latency_columns(MicroRow key, const std::vector<int64_t>& v) {
+  const Summary sm = summarize(v);
+  key["samples"] = s(static_cast<int64_t>(v.size()));
+  key["min_cycles"] = s(sm.min);
+  key["p10_cycles"] = s(sm.p10);
+  key["median_cycles"] = s(sm.median);
+  key["p90_cycles"] = s(sm.p90);
+  key["mean_cycles"] = fmt::format("{:.1f}", sm.mean);
+  return key;
+}
+
 int64_t sm_cycles(const GpuConfig& c, Time t) {
   return std::llround(ClockDomain::from_mhz(c.sm.clock_mhz).to_cycles(t));
 }

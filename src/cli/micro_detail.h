@@ -26,6 +26,9 @@ struct Summary {
   double mean;
 };
 Summary summarize(std::vector<int64_t> v);
+// `key` plus the latency micros' columns: samples, min_cycles, p10_cycles, median_cycles,
+// p90_cycles, mean_cycles of `v`.
+MicroRow with_latency_columns(MicroRow key, const std::vector<int64_t>& v);
 
 // Every simulation of a microbenchmark goes through these two, which also write the kernels as
 // .asim programs when `asyncsim micro --emit DIR` asked for them (the point being simulated on

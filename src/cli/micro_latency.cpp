@@ -147,15 +147,7 @@ MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOp
   micro_sequence(seq, c, ro);
   std::vector<int64_t> v = iteration_cycles(c, trace);
   v.erase(v.begin(), v.begin() + 8);
-  const Summary sm = summarize(v);
-  return {{"box_bytes", s(box)},
-          {"working_set_bytes", s(ws)},
-          {"samples", s(static_cast<int64_t>(v.size()))},
-          {"min_cycles", s(sm.min)},
-          {"p10_cycles", s(sm.p10)},
-          {"median_cycles", s(sm.median)},
-          {"p90_cycles", s(sm.p90)},
-          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
+  return with_latency_columns({{"box_bytes", s(box)}, {"working_set_bytes", s(ws)}}, v);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -286,17 +286,9 @@ MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   const program::Kernel k = b.finish();
   std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
   v.erase(v.begin(), v.begin() + 2);
-  const Summary sm = summarize(v);
-  return {{"stride_bytes", s(stride)},
-          {"box_rows", s(rows)},
-          {"boxes", s(nb)},
-          {"bytes", s(bytes)},
-          {"samples", s(static_cast<int64_t>(v.size()))},
-          {"min_cycles", s(sm.min)},
-          {"p10_cycles", s(sm.p10)},
-          {"median_cycles", s(sm.median)},
-          {"p90_cycles", s(sm.p90)},
-          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
+  return with_latency_columns(
+      {{"stride_bytes", s(stride)}, {"box_rows", s(rows)}, {"boxes", s(nb)}, {"bytes", s(bytes)}},
+      v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,15 +338,7 @@ MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
   const program::Kernel k = b.finish();
   std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
   v.erase(v.begin(), v.begin() + 2);
-  const Summary sm = summarize(v);
-  return {{"rows", s(rows)},
-          {"stride_bytes", s(d)},
-          {"samples", s(static_cast<int64_t>(v.size()))},
-          {"min_cycles", s(sm.min)},
-          {"p10_cycles", s(sm.p10)},
-          {"median_cycles", s(sm.median)},
-          {"p90_cycles", s(sm.p90)},
-          {"mean_cycles", fmt::format("{:.1f}", sm.mean)}};
+  return with_latency_columns({{"rows", s(rows)}, {"stride_bytes", s(d)}}, v);
 }
 
 }  // namespace asyncsim::cli::micro_detail
