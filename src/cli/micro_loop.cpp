@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "cli/micro_detail.h"
 #include "program/builder.h"
@@ -225,6 +226,51 @@ MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
 namespace {
 constexpr int64_t kStrides[] = {128, 256, 512, 1024, 2048, 4096, 8192, 16384};
 constexpr int64_t kStrideRows[] = {32, 64, 128, 256};
+constexpr int kBoxSamples = 64;
+
+// A 2-D fp16 tensor map named `name` at `base`: `nrows` rows `row_bytes` long (the row stride),
+// boxes of 64 columns (128 B) x `box_rows` rows.
+program::TensorMap row_map(const char* name, uint64_t base, int64_t row_bytes, int64_t nrows,
+                           int64_t box_rows) {
+  program::TensorMap m;
+  m.name = name;
+  m.rank = 2;
+  m.dims = {row_bytes / 2, nrows, 0, 0, 0};
+  m.strides = {2, row_bytes, 0, 0, 0};
+  m.box = {64, static_cast<int>(box_rows), 0, 0, 0};
+  m.base = base;
+  return m;
+}
+
+// One thread (`smem` bytes of shared memory, as the hardware kernel), kBoxSamples samples of
+// MB_ARRIVE_EXPECT_TX(bytes) + one TMA_LOAD of each map at the sample's coordinates + MB_WAIT, in a
+// cold L2 (tma_stride.cu and dram_pair.cu flush it); cycles per sample, the first 2 dropped as the
+// hardware drops them.
+std::vector<int64_t> cold_box_samples(
+    const GpuConfig& c, const std::string& name, int64_t smem,
+    const std::vector<program::TensorMap>& maps, int64_t bytes,
+    const std::function<std::pair<int64_t, int64_t>(int)>& coords) {
+  KernelBuilder b(name);
+  b.set_resources(32, smem + 16);
+  for (const program::TensorMap& m : maps) {
+    b.add_map(m);
+  }
+  b.add_barrier("bar", 1, 1);
+  b.begin_role("main", 1);
+  for (int i = 0; i < kBoxSamples; ++i) {
+    const auto [x, y] = coords(i);
+    b.mb_arrive_expect_tx("bar", "0", s(bytes));
+    for (const program::TensorMap& m : maps) {
+      b.tma_load(m.name, {s(x), s(y)}, "bar", "0");
+    }
+    b.mb_wait("bar", "0", s(i % 2));
+  }
+  b.end_role();
+  std::vector<int64_t> v = iteration_cycles(c, traced_run(b.finish(), c));
+  v.erase(v.begin(), v.begin() + 2);
+  return v;
+}
+
 }  // namespace
 
 std::vector<MicroRow> stride_points() {
@@ -251,41 +297,18 @@ MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
                       "128..16384, rows 32..256, 1 or 2 boxes)",
                       stride, rows, nb);
   }
-  constexpr int kSamples = 64;
   constexpr int64_t kHalf = 1024 * kMiB;  // tensor A in [0, 1 GiB), B in [1, 2 GiB)
-  const int64_t cols = stride / 2;
   const int64_t nrows = kHalf / stride;
-  const int64_t col_tiles = cols / 64;
-  const int64_t step = nrows / rows / kSamples;
+  const int64_t col_tiles = stride / 2 / 64;
+  const int64_t step = nrows / rows / kBoxSamples;
   const int64_t bytes = nb * 128 * rows;
-  KernelBuilder b("tma_stride");
-  b.set_resources(32, 2 * 256 * 128 + 16);
-  for (const char* name : {"A", "B"}) {
-    program::TensorMap m;
-    m.name = name;
-    m.rank = 2;
-    m.dims = {cols, nrows, 0, 0, 0};
-    m.strides = {2, stride, 0, 0, 0};
-    m.box = {64, static_cast<int>(rows), 0, 0, 0};
-    m.base = std::string(name) == "A" ? 0 : static_cast<uint64_t>(kHalf);
-    b.add_map(m);
+  std::vector<program::TensorMap> maps = {row_map("A", 0, stride, nrows, rows)};
+  if (nb > 1) {
+    maps.push_back(row_map("B", static_cast<uint64_t>(kHalf), stride, nrows, rows));
   }
-  b.add_barrier("bar", 1, 1);
-  b.begin_role("main", 1);
-  for (int i = 0; i < kSamples; ++i) {
-    const std::string x = s(i * 7 % col_tiles * 64);
-    const std::string y = s(i * step * rows);
-    b.mb_arrive_expect_tx("bar", "0", s(bytes));
-    b.tma_load("A", {x, y}, "bar", "0");
-    if (nb > 1) {
-      b.tma_load("B", {x, y}, "bar", "0");
-    }
-    b.mb_wait("bar", "0", s(i % 2));
-  }
-  b.end_role();
-  const program::Kernel k = b.finish();
-  std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
-  v.erase(v.begin(), v.begin() + 2);
+  const std::vector<int64_t> v = cold_box_samples(
+      c, "tma_stride", 2 * 256 * 128, maps, bytes,
+      [&](int i) { return std::make_pair(i * 7 % col_tiles * 64, i * step * rows); });
   return with_latency_columns(
       {{"stride_bytes", s(stride)}, {"box_rows", s(rows)}, {"boxes", s(nb)}, {"bytes", s(bytes)}},
       v);
@@ -315,29 +338,12 @@ MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
                       "128 B..256 MiB, powers of two)",
                       rows, d);
   }
-  constexpr int kSamples = 64;
   constexpr int64_t kTotal = 2048 * kMiB;
-  KernelBuilder b("dram_pair");
-  b.set_resources(32, 8 * 128 + 16);
-  program::TensorMap m;
-  m.name = "T";
-  m.rank = 2;
-  m.dims = {d / 2, kTotal / d, 0, 0, 0};
-  m.strides = {2, d, 0, 0, 0};
-  m.box = {64, static_cast<int>(rows), 0, 0, 0};
-  b.add_map(m);
-  b.add_barrier("bar", 1, 1);
-  b.begin_role("main", 1);
-  for (int i = 0; i < kSamples; ++i) {
-    const int64_t off = i * 4 * kMiB + (i * 7 % 32) * 128;
-    b.mb_arrive_expect_tx("bar", "0", s(rows * 128));
-    b.tma_load("T", {s(off % d / 2), s(off / d)}, "bar", "0");
-    b.mb_wait("bar", "0", s(i % 2));
-  }
-  b.end_role();
-  const program::Kernel k = b.finish();
-  std::vector<int64_t> v = iteration_cycles(c, traced_run(k, c));
-  v.erase(v.begin(), v.begin() + 2);
+  const std::vector<int64_t> v = cold_box_samples(
+      c, "dram_pair", 8 * 128, {row_map("T", 0, d, kTotal / d, rows)}, rows * 128, [&](int i) {
+        const int64_t off = i * 4 * kMiB + (i * 7 % 32) * 128;
+        return std::make_pair(off % d / 2, off / d);
+      });
   return with_latency_columns({{"rows", s(rows)}, {"stride_bytes", s(d)}}, v);
 }
 

@@ -70,7 +70,7 @@ struct Warpgroup {
   Time compute_begin = 0;
   Time compute_end = 0;
   Time wake_not_before = 0;
-  // When its next mbarrier operation may start (barrier.expect_tx_latency_cycles).
+  // When its next mbarrier operation may start (tma.barrier_hold_cycles after a load).
   Time mbar_ready = 0;
 };
 
