@@ -7,60 +7,7 @@
 // Columns: box_bytes,working_set_bytes,wait,samples,min_cycles,p10_cycles,median_cycles,
 //          p90_cycles,mean_cycles
 #include <random>
-#include "common.cuh"
-
-// One CTA per SM (large dynamic smem); only the CTA on SM `target` works.
-__global__ void self_read_kernel(const int4* __restrict__ p, size_t nvec, int target, int* sink) {
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target) return;
-  int acc = 0;
-  for (size_t i = threadIdx.x; i < nvec; i += blockDim.x) {
-    int4 a = __ldcg(p + i);
-    acc ^= a.x ^ a.w;
-  }
-  if (acc == 0x7fffffff) sink[0] = acc;
-}
-
-__global__ void __launch_bounds__(32, 1)
-    tail_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ coords, int n,
-                uint32_t box_bytes, int target, int test, long long* out, int* ran) {
-  extern __shared__ __align__(1024) uint8_t dsm[];
-  __shared__ __align__(8) uint64_t bar;
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target || threadIdx.x != 0) return;
-  *ran = id;
-  mbar_init(&bar, 1);
-  fence_mbar_init();
-  prefetch_tmap(&map);
-  uint32_t phase = 0;
-  int2 c = coords[0];
-  for (int i = 0; i < n; ++i) {
-    long long t0, t1;
-    asm volatile(
-        "{\n"
-        "mov.u64 %0, %%clock64;\n"
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%3], %4;\n"
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%1], [%2, {%5, %6}], [%3];\n"
-        "}\n"
-        : "=l"(t0)
-        : "r"(smem_u32(dsm)), "l"(reinterpret_cast<uint64_t>(&map)), "r"(smem_u32(&bar)), "r"(box_bytes),
-          "r"(c.x), "r"(c.y)
-        : "memory");
-    int2 cn = coords[i + 1 < n ? i + 1 : i];
-    if (test) {
-      while (!mbar_test_wait(&bar, phase)) {
-      }
-    } else {
-      mbar_wait(&bar, phase);
-    }
-    t1 = clock64();
-    phase ^= 1;
-    out[i] = t1 - t0;
-    c = cn;
-  }
-}
+#include "tma_on_sm.cuh"
 
 int main() {
   const int sms = num_sms();
@@ -77,7 +24,7 @@ int main() {
   CK(cudaMalloc(&dcoords, nsamp * sizeof(int2)));
   CK(cudaMalloc(&dout, nsamp * sizeof(long long)));
   const size_t big_smem = 200 * 1024;
-  CK(cudaFuncSetAttribute(tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
+  CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
   CK(cudaFuncSetAttribute(self_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
   printf("box_bytes,working_set_bytes,wait,samples,min_cycles,p10_cycles,median_cycles,p90_cycles,mean_cycles\n");
   for (int h : {1, 64}) {
@@ -100,7 +47,7 @@ int main() {
       self_read_kernel<<<sms, 1024, big_smem>>>((const int4*)base, ws / 16, target, sink);
       CKL();
       CK(cudaMemset(ran, 0xff, 4));
-      tail_kernel<<<sms, 32, big_smem>>>(map, dcoords, nsamp, (uint32_t)(64 * h * 2), target, test, dout, ran);
+      tma2d_on_sm_kernel<<<sms, 32, big_smem>>>(map, dcoords, nsamp, (uint32_t)(64 * h * 2), target, test, dout, ran);
       CKL();
       CK(cudaDeviceSynchronize());
       int ran_on = -1;

@@ -13,7 +13,7 @@
 // row of the [W/8KB x 4096] fp16 tensor) and map,0,working_set_bytes,warm,cta,smid,0,0; the
 // timed CTA's SM is in the `target` row. The first 8 samples are kept (tma_latency drops them).
 #include <random>
-#include "common.cuh"
+#include "tma_on_sm.cuh"
 
 __global__ void smid_kernel(const int4* __restrict__ p, size_t nvec, int* sink, int* smids) {
   if (threadIdx.x == 0) {
@@ -29,54 +29,6 @@ __global__ void smid_kernel(const int4* __restrict__ p, size_t nvec, int* sink, 
     acc ^= a.x ^ a.w;
   }
   if (acc == 0x7fffffff) sink[0] = acc;
-}
-
-// One CTA per SM (large dynamic smem); only the CTA on SM `target` works.
-__global__ void self_read_kernel(const int4* __restrict__ p, size_t nvec, int target, int* sink) {
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target) return;
-  int acc = 0;
-  for (size_t i = threadIdx.x; i < nvec; i += blockDim.x) {
-    int4 a = __ldcg(p + i);
-    acc ^= a.x ^ a.w;
-  }
-  if (acc == 0x7fffffff) sink[0] = acc;
-}
-
-__global__ void __launch_bounds__(32, 1)
-    touch_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ coords, int n,
-                 uint32_t box_bytes, int target, long long* out, int* ran) {
-  extern __shared__ __align__(1024) uint8_t dsm[];
-  __shared__ __align__(8) uint64_t bar;
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target || threadIdx.x != 0) return;
-  *ran = id;
-  mbar_init(&bar, 1);
-  fence_mbar_init();
-  prefetch_tmap(&map);
-  uint32_t phase = 0;
-  int2 c = coords[0];
-  for (int i = 0; i < n; ++i) {
-    long long t0, t1;
-    asm volatile(
-        "{\n"
-        "mov.u64 %0, %%clock64;\n"
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%3], %4;\n"
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%1], [%2, {%5, %6}], [%3];\n"
-        "}\n"
-        : "=l"(t0)
-        : "r"(smem_u32(dsm)), "l"(reinterpret_cast<uint64_t>(&map)), "r"(smem_u32(&bar)), "r"(box_bytes),
-          "r"(c.x), "r"(c.y)
-        : "memory");
-    int2 cn = coords[i + 1 < n ? i + 1 : i];
-    mbar_wait(&bar, phase);
-    t1 = clock64();
-    phase ^= 1;
-    out[i] = t1 - t0;
-    c = cn;
-  }
 }
 
 int main() {
@@ -97,7 +49,7 @@ int main() {
   CK(cudaMalloc(&dcoords, nsamp * sizeof(int2)));
   CK(cudaMalloc(&dout, nsamp * sizeof(long long)));
   const size_t big_smem = 200 * 1024;
-  CK(cudaFuncSetAttribute(touch_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
+  CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
   CK(cudaFuncSetAttribute(self_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big_smem));
   printf("kind,box_bytes,working_set_bytes,warm,i,x,y,cycles\n");
   struct Cfg {
@@ -139,7 +91,7 @@ int main() {
       CK(cudaDeviceSynchronize());
       const uint32_t bb = (uint32_t)(cf.w * cf.h * 2);
       CK(cudaMemset(ran, 0xff, 4));
-      touch_kernel<<<sms, 32, big_smem>>>(map, dcoords, nsamp, bb, target, dout, ran);
+      tma2d_on_sm_kernel<<<sms, 32, big_smem>>>(map, dcoords, nsamp, bb, target, 0, dout, ran);
       CKL();
       CK(cudaDeviceSynchronize());
       int ran_on = -1;
