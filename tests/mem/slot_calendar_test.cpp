@@ -64,6 +64,31 @@ TEST(SlotCalendar, CongestedPortSkipsFullWordsToTheFirstFreeSlot) {
   EXPECT_EQ(port.book(1'000'000, 1'000'000, 1), 10);
 }
 
+// xorshift64: the random bookings below, reproducible run to run.
+struct XorShift64 {
+  uint64_t x;
+  uint64_t operator()() {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  }
+};
+
+// The reference calendar: a set of taken slots, searched slot by slot. Books the first `slots`
+// free slots from the one holding `ready` and returns the wait of a packet ready then.
+Time reference_wait(std::set<int64_t>& taken, Time slot, Time ready, int slots) {
+  int64_t s = ready / slot;
+  int64_t last = s;
+  for (int n = 0; n < slots; ++s) {
+    if (taken.insert(s).second) {
+      last = s;
+      ++n;
+    }
+  }
+  return std::max<Time>(0, (last + 1 - slots) * slot - ready);
+}
+
 // Random bookings against a plain reference: a set of taken slots, searched slot by slot. Times
 // move forward, packets are ready up to ~40000 slots ahead (past the inline ring, so it grows),
 // and some ports are congested; every wait must match.
@@ -71,13 +96,7 @@ TEST(SlotCalendar, MatchesAReferenceOnRandomBookings) {
   constexpr Time kSlot = 7;
   SlotCalendar port(kSlot);
   std::set<int64_t> taken;
-  uint64_t x = 0x9e3779b97f4a7c15ULL;
-  auto next = [&x] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  };
+  XorShift64 next{0x9e3779b97f4a7c15ULL};
   Time now = 0;
   for (int i = 0; i < 20000; ++i) {
     now += static_cast<Time>(next() % 40);
@@ -85,17 +104,9 @@ TEST(SlotCalendar, MatchesAReferenceOnRandomBookings) {
                                        : static_cast<Time>(next() % (300 * kSlot));
     const Time ready = now + ahead;
     const int slots = 1 + static_cast<int>(next() % 4);
-    // Reference: the first `slots` free slots from the one holding `ready` (slots before `now`'s
-    // word are forgotten by the calendar but can never be reached again: ready >= now).
-    int64_t s = ready / kSlot;
-    int64_t last = s;
-    for (int n = 0; n < slots; ++s) {
-      if (taken.insert(s).second) {
-        last = s;
-        ++n;
-      }
-    }
-    const Time want = std::max<Time>(0, (last + 1 - slots) * kSlot - ready);
+    // Slots before `now`'s word are forgotten by the calendar but can never be reached again:
+    // ready >= now.
+    const Time want = reference_wait(taken, kSlot, ready, slots);
     ASSERT_EQ(port.book(now, ready, slots), want) << "booking " << i;
   }
 }
@@ -107,13 +118,7 @@ TEST(SlotCalendar, MatchesAReferenceWhileTheRingWraps) {
   constexpr Time kSlot = 5;
   SlotCalendar port(kSlot);
   std::set<int64_t> taken;
-  uint64_t x = 0x2545F4914F6CDD1DULL;
-  auto next = [&x] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  };
+  XorShift64 next{0x2545F4914F6CDD1DULL};
   Time now = 0;
   for (int i = 0; i < 40000; ++i) {
     const uint64_t r = next() % 100;
@@ -123,15 +128,7 @@ TEST(SlotCalendar, MatchesAReferenceWhileTheRingWraps) {
     const Time ready = now + ahead;
     const int slots =
         next() % 16 == 0 ? 1 + static_cast<int>(next() % 80) : 1 + static_cast<int>(next() % 4);
-    int64_t s = ready / kSlot;
-    int64_t last = s;
-    for (int n = 0; n < slots; ++s) {
-      if (taken.insert(s).second) {
-        last = s;
-        ++n;
-      }
-    }
-    const Time want = std::max<Time>(0, (last + 1 - slots) * kSlot - ready);
+    const Time want = reference_wait(taken, kSlot, ready, slots);
     ASSERT_EQ(port.book(now, ready, slots), want) << "booking " << i;
     // Slots before now can never be reached again: keep the reference small.
     taken.erase(taken.begin(), taken.lower_bound(now / kSlot - 64));
