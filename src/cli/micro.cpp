@@ -44,6 +44,8 @@ using micro_detail::rotate_points;
 using micro_detail::rotate_simulate;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::spread_points;
+using micro_detail::spread_simulate;
 using micro_detail::stride_points;
 using micro_detail::stride_retain_points;
 using micro_detail::stride_retain_simulate;
@@ -122,6 +124,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        pair_points,
        pair_simulate},
+      {"dram_spread",
+       "1 CTA 1 warpgroup: 64 samples of R single-line LD_GLOBALs of 4 bytes (the hardware's one "
+       "warp gather) + LD_WAIT 0, in a cold L2 (dram_spread.cu flushes it), then the same loads "
+       "again (hot); sets: stride = R lines stride_bytes apart, random = R lines of 2 GiB, "
+       "random1m = R lines of one 1 MiB region, dram_spread.cu's draws; first 2 samples dropped",
+       {"pattern", "rows", "stride_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles",
+        "p90_cycles", "mean_cycles", "hot_p10_cycles", "hot_median_cycles", "hot_p90_cycles"},
+       {"pattern", "rows", "stride_bytes"},
+       "median_cycles",
+       spread_points,
+       spread_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

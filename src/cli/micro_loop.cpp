@@ -348,3 +348,129 @@ MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
 }
 
 }  // namespace asyncsim::cli::micro_detail
+
+namespace asyncsim::cli::micro_detail {
+
+// ---------------------------------------------------------------------------------------------
+// dram_spread: 1 warpgroup, 64 samples of R single-line loads (LD_GLOBAL of 4 bytes each, issued
+// back to back where the hardware's warp issues one gather) + LD_WAIT 0 from a cold L2, then the
+// same loads again (hot); the sets of dram_spread.cu, its random draws replayed.
+
+namespace {
+
+constexpr int64_t kSpreadTotal = 2048 * kMiB;
+constexpr int kSpreadSamples = 64;
+constexpr int kSpreadRows[] = {1, 2, 4, 8, 16, 32};
+constexpr int64_t kSpreadStrides[] = {128, 256, 1024, 4096, 8192, 65536, kMiB, 16 * kMiB};
+
+// dram_spread.cu's xorshift64, one stream over all its points in their order.
+struct SpreadRng {
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  uint64_t next() {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  }
+};
+
+// The 32 lines of each sample of point (pattern, rows, stride), as dram_spread.cu draws them.
+std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int rows, int64_t d) {
+  SpreadRng rng;
+  for (const char* p : {"stride", "random", "random1m"}) {
+    const bool stride = std::string(p) == "stride";
+    for (const int r : kSpreadRows) {
+      for (const int64_t di :
+           stride ? std::vector<int64_t>(std::begin(kSpreadStrides), std::end(kSpreadStrides))
+                  : std::vector<int64_t>{0}) {
+        std::vector<std::vector<int64_t>> sets;
+        for (int i = 0; i < kSpreadSamples; ++i) {
+          std::vector<int64_t> set;
+          const int64_t region = i * 4 * kMiB;
+          while (set.size() < 32) {
+            int64_t line;
+            if (stride) {
+              line = region + (i * 7 % 64) * 128 + static_cast<int64_t>(set.size()) * di;
+            } else if (std::string(p) == "random1m") {
+              line = region + static_cast<int64_t>(rng.next() % 8192) * 128;
+            } else {
+              line = static_cast<int64_t>(rng.next() % (kSpreadTotal / 128)) * 128;
+            }
+            if (std::find(set.begin(), set.end(), line) == set.end()) {
+              set.push_back(line);
+            }
+          }
+          sets.push_back(std::move(set));
+        }
+        if (pattern == p && rows == r && d == di) {
+          return sets;
+        }
+      }
+    }
+  }
+  throw_input_error("micro dram_spread",
+                    "no point pattern={} rows={} stride_bytes={} in dram_spread.cu (patterns "
+                    "stride, random, random1m; rows 1-32 by powers of two; strides 128 B-16 MiB "
+                    "as listed there, 0 for the random patterns)",
+                    pattern, rows, d);
+}
+
+}  // namespace
+
+std::vector<MicroRow> spread_points() {
+  std::vector<MicroRow> out;
+  for (const char* p : {"stride", "random", "random1m"}) {
+    for (const int r : kSpreadRows) {
+      if (std::string(p) == "stride") {
+        for (const int64_t d : kSpreadStrides) {
+          out.push_back({{"pattern", p}, {"rows", s(r)}, {"stride_bytes", s(d)}});
+        }
+      } else {
+        out.push_back({{"pattern", p}, {"rows", s(r)}, {"stride_bytes", "0"}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& pattern = key_str(key, "pattern");
+  const int64_t rows = key_int(key, "rows");
+  const int64_t d = key_int(key, "stride_bytes");
+  const std::vector<std::vector<int64_t>> sets = spread_sets(pattern, static_cast<int>(rows), d);
+  KernelBuilder b("dram_spread");
+  b.set_resources(32, 0);
+  b.begin_role("main", 1);
+  for (const std::vector<int64_t>& set : sets) {
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t j = 0; j < rows; ++j) {
+        b.ld_global(s(set[static_cast<size_t>(j)]), "4", "1", "0", "4");
+      }
+      b.ld_wait("0");
+    }
+  }
+  b.end_role();
+  // A sample is its first load's issue to the next pass's first load (the last hot pass ends
+  // at EXIT).
+  const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
+  std::vector<int64_t> cold, hot;
+  for (int i = 0; i < kSpreadSamples; ++i) {
+    for (int pass = 0; pass < 2; ++pass) {
+      const size_t first = static_cast<size_t>((2 * i + pass) * rows);
+      const Time end = first + static_cast<size_t>(rows) < t.size()
+                           ? t[first + static_cast<size_t>(rows)]
+                           : t.back();
+      if (i >= 2) {
+        (pass == 0 ? cold : hot).push_back(sm_cycles(c, end - t[first]));
+      }
+    }
+  }
+  MicroRow r = with_latency_columns(key, cold);
+  const Summary h = summarize(hot);
+  r["hot_p10_cycles"] = s(h.p10);
+  r["hot_median_cycles"] = s(h.median);
+  r["hot_p90_cycles"] = s(h.p90);
+  return r;
+}
+
+}  // namespace asyncsim::cli::micro_detail

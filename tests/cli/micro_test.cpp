@@ -165,6 +165,31 @@ TEST(Micro, TmaStrideBoxesFromDram) {
   EXPECT_EQ(r[1][6], "yes") << o.out;
 }
 
+// dram_spread: one warpgroup's R single-line loads from a cold L2, then the same loads again. A
+// set waits for its slowest line, so 32 random lines take longer than one; the second pass hits
+// the L2 and is faster than the first. Points the .cu does not have are rejected by name.
+TEST(Micro, DramSpreadSetsWaitForTheirSlowestLine) {
+  const Outcome o = run("micro dram_spread --where pattern=random --where rows=1,32");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: pattern, rows, stride_bytes, samples, min, p10, median, p90, mean, hot_p10,
+  // hot_median, hot_p90
+  for (const auto& f : r) {
+    EXPECT_EQ(f[3], "62");
+    EXPECT_LT(std::stoi(f[10]), std::stoi(f[6])) << o.out;
+  }
+  EXPECT_LT(std::stoi(r[0][6]), std::stoi(r[1][6])) << o.out;
+  EXPECT_LT(std::stoi(r[0][10]), std::stoi(r[1][10])) << o.out;
+  const std::string csv = ::testing::TempDir() + "spread_zigzag.csv";
+  std::ofstream(csv) << "pattern,rows,stride_bytes,median_cycles\nzigzag,4,0,900\n";
+  const Outcome bad = run("micro dram_spread --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("no point pattern=zigzag rows=4 stride_bytes=0 in dram_spread.cu"),
+            std::string::npos)
+      << bad.out;
+}
+
 // bench/micro holds one point of each micro as .asim programs (bench/micro/emit.sh). --emit must
 // write exactly what the micro simulates: the committed programs are what it writes today, and
 // such a program run on its own gives the micro's time (a one-kernel point).
