@@ -13,31 +13,7 @@
 // for the first time), first 2 dropped.
 // Columns: pattern,rows,stride_bytes,samples,min_cycles,p10_cycles,median_cycles,p90_cycles,
 // mean_cycles,hot_p10_cycles,hot_median_cycles,hot_p90_cycles
-#include "common.cuh"
-
-__global__ void __launch_bounds__(32, 1)
-    spread_kernel(const uint8_t* __restrict__ base, const unsigned long long* __restrict__ offs,
-                  int rows, int n, long long* out, int* sink) {
-  const int lane = threadIdx.x;
-  uint32_t acc = 0;
-  for (int i = 0; i < n; ++i) {
-    const unsigned long long o = offs[(size_t)i * 32 + lane];
-    const uint32_t* p = (const uint32_t*)(base + o);
-    // Every lane's address is in its register before the first clock read.
-    acc += __reduce_or_sync(0xffffffffu, (uint32_t)o);
-    for (int pass = 0; pass < 2; ++pass) {
-      const long long t0 = clock64();
-      uint32_t v = 0;
-      if (lane < rows) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
-      const uint32_t r = __reduce_or_sync(0xffffffffu, v);
-      asm volatile("" ::"r"(r));
-      const long long t1 = clock64();
-      acc += r;
-      if (lane == 0) out[(size_t)i * 2 + pass] = t1 - t0;
-    }
-  }
-  if (acc == 0x12345678u) sink[0] = (int)acc;
-}
+#include "dram_spread.cuh"
 
 int main() {
   const size_t total = size_t(2) << 30, flush_bytes = size_t(512) << 20;
