@@ -13,14 +13,16 @@
 // Columns: pattern,rows,stride_bytes,background,sample,run,cycles
 #include "dram_spread.cuh"
 
-// Reads [p, p + nvec) in a grid-stride loop, over and over, until *stop is set.
-__global__ void background_kernel(const int4* __restrict__ p, size_t nvec, volatile int* stop,
+// Reads [p, p + nvec) in a grid-stride loop, over and over, for `cycles` SM cycles (longer than
+// the timed kernel beside it runs).
+__global__ void background_kernel(const int4* __restrict__ p, size_t nvec, long long cycles,
                                   int* sink) {
   const size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   const size_t step = (size_t)gridDim.x * blockDim.x;
   int acc = 0;
   size_t i = tid;
-  while (*stop == 0) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
     int4 v;
     asm volatile("ld.global.cg.v4.s32 {%0,%1,%2,%3}, [%4];"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
@@ -31,8 +33,6 @@ __global__ void background_kernel(const int4* __restrict__ p, size_t nvec, volat
   if (acc == 0x12345678) sink[1] = acc;
 }
 
-__global__ void set_flag(int* stop) { *stop = 1; }
-
 int main() {
   const size_t total = size_t(2) << 30, flush_bytes = size_t(512) << 20;
   uint8_t *base, *flush;
@@ -42,13 +42,14 @@ int main() {
   CK(cudaMalloc(&sink, 16));
   const size_t bg_bytes = size_t(1) << 30;
   uint8_t* bg;
-  int* stop;
   CK(cudaMalloc(&bg, bg_bytes));
-  CK(cudaMalloc(&stop, sizeof(int)));
   fill_random(bg, bg_bytes, 33);
   cudaStream_t s_bg, s_main;
   CK(cudaStreamCreateWithFlags(&s_bg, cudaStreamNonBlocking));
   CK(cudaStreamCreateWithFlags(&s_main, cudaStreamNonBlocking));
+  cudaEvent_t ev_main, ev_bg;
+  CK(cudaEventCreate(&ev_main));
+  CK(cudaEventCreate(&ev_bg));
   fill_random(base, total, 31);
   fill_random(flush, flush_bytes, 32);
   const int max_samp = 128, runs = 8, idle_runs = 6, sms = num_sms();
@@ -90,19 +91,21 @@ int main() {
       read_all_kernel<<<sms * 8, 256>>>((const int4*)flush, flush_bytes / 16, sink);
       CKL();
       CK(cudaDeviceSynchronize());
-      if (busy) {
-        CK(cudaMemsetAsync(stop, 0, sizeof(int), s_bg));
-        background_kernel<<<sms, 128, 0, s_bg>>>((const int4*)bg, bg_bytes / 16, stop, sink);
+      if (busy) {  // 4 ms of background, the timed kernel takes well under 1 ms
+        background_kernel<<<sms, 128, 0, s_bg>>>((const int4*)bg, bg_bytes / 16, 8000000, sink);
         CKL();
       }
       spread_kernel<<<1, 32, 0, s_main>>>(base, doffs, cf.rows, nsamp, dout, sink);
       CKL();
-      CK(cudaStreamSynchronize(s_main));
-      if (busy) {
-        set_flag<<<1, 1, 0, s_main>>>(stop);
-        CKL();
-      }
+      CK(cudaEventRecord(ev_main, s_main));
+      CK(cudaEventRecord(ev_bg, s_bg));
       CK(cudaDeviceSynchronize());
+      if (busy) {  // the timed kernel must end while the background still runs
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, ev_main, ev_bg));
+        fprintf(stderr, "%s R=%d run %d: background ended %.3f ms after the timed kernel\n",
+                cf.pattern, cf.rows, run, ms);
+      }
       std::vector<long long> all(nsamp * 2);
       CK(cudaMemcpy(all.data(), dout, all.size() * sizeof(long long), cudaMemcpyDeviceToHost));
       for (int i = 0; i < nsamp; ++i) {
