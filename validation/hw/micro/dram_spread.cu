@@ -4,7 +4,9 @@
 // in one warp instruction; clock64 before it and after a warp reduction of the loaded words
 // (cold: every line from DRAM). The same loads again at once give the L2 time of the same set
 // (hot). Sets: stride = R lines D bytes apart; random = R distinct lines drawn uniformly from the
-// 2 GiB buffer; random1m = R distinct lines drawn from one 1 MiB region.
+// 2 GiB buffer; random1m = R distinct lines drawn from one 1 MiB region (sample i's at byte
+// i * 4 MiB), random8k / random32k / random128k likewise from one 8 / 32 / 128 KB region (these
+// three come last, so the earlier patterns draw what they drew before them).
 // (dram_pair.cu: 8 TMA rows spread 8 KB-16 MiB apart cost 60-240 cycles more than 8 rows
 // within 32 KB, 2 or 4 rows cost the same anywhere; tma_stride.cu: 32-row boxes slow down from
 // 884 to ~1200 cycles as their rows spread from 128 B to 4 KB apart.)
@@ -39,8 +41,15 @@ int main() {
     return rng;
   };
   const uint64_t strides[] = {128, 256, 1024, 4096, 8192, 65536, 1u << 20, 16u << 20};
-  for (const char* pattern : {"stride", "random", "random1m"}) {
+  for (const char* pattern :
+       {"stride", "random", "random1m", "random8k", "random32k", "random128k"}) {
     const bool stride = pattern[0] == 's';
+    const std::string pat = pattern;
+    const uint64_t region_lines = pat == "random1m"     ? 8192
+                                  : pat == "random8k"   ? 64
+                                  : pat == "random32k"  ? 256
+                                  : pat == "random128k" ? 1024
+                                                        : 0;
     const int nd = stride ? 8 : 1;
     for (int rows : {1, 2, 4, 8, 16, 32}) {
       for (int di = 0; di < nd; ++di) {
@@ -53,8 +62,8 @@ int main() {
             uint64_t line;
             if (stride) {
               line = region + (uint64_t)(i * 7 % 64) * 128 + set.size() * d;
-            } else if (pattern[6] == '1') {
-              line = region + (next() % 8192) * 128;  // one 1 MiB region per sample
+            } else if (region_lines > 0) {
+              line = region + (next() % region_lines) * 128;  // one region per sample
             } else {
               line = (next() % (total / 128)) * 128;
             }
