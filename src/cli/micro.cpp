@@ -128,7 +128,8 @@ const std::vector<MicroBench>& micro_benches() {
        "1 CTA 1 warpgroup: 64 samples of R single-line LD_GLOBALs of 4 bytes (the hardware's one "
        "warp gather) + LD_WAIT 0, in a cold L2 (dram_spread.cu flushes it), then the same loads "
        "again (hot); sets: stride = R lines stride_bytes apart, random = R lines of 2 GiB, "
-       "random1m = R lines of one 1 MiB region, dram_spread.cu's draws; first 2 samples dropped",
+       "random1m / random8k / random32k / random128k = R lines of one region of that size, "
+       "dram_spread.cu's draws; first 2 samples dropped",
        {"pattern", "rows", "stride_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles",
         "p90_cycles", "mean_cycles", "hot_p10_cycles", "hot_median_cycles", "hot_p90_cycles"},
        {"pattern", "rows", "stride_bytes"},

@@ -368,6 +368,23 @@ constexpr int64_t kSpreadStrides[] = {128, 256, 1024, 4096, 8192, 65536, kMiB, 1
 // without this; the cold pass, the one compared, is not fitted.
 constexpr int64_t kSpreadHarnessCycles = 82;
 
+// dram_spread.cu's patterns in its order (its random draws run on through them).
+constexpr const char* kSpreadPatterns[] = {"stride",   "random",    "random1m",
+                                           "random8k", "random32k", "random128k"};
+
+// The random patterns drawn from one region per sample: its size in lines (0: the whole buffer).
+int64_t spread_region_lines(const std::string& p) {
+  if (p == "random1m")
+    return 8192;
+  if (p == "random8k")
+    return 64;
+  if (p == "random32k")
+    return 256;
+  if (p == "random128k")
+    return 1024;
+  return 0;
+}
+
 // dram_spread.cu's xorshift64, one stream over all its points in their order.
 struct SpreadRng {
   uint64_t x = 0x9E3779B97F4A7C15ULL;
@@ -382,8 +399,9 @@ struct SpreadRng {
 // The 32 lines of each sample of point (pattern, rows, stride), as dram_spread.cu draws them.
 std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int rows, int64_t d) {
   SpreadRng rng;
-  for (const char* p : {"stride", "random", "random1m"}) {
+  for (const char* p : kSpreadPatterns) {
     const bool stride = std::string(p) == "stride";
+    const int64_t region_lines = spread_region_lines(p);
     for (const int r : kSpreadRows) {
       for (const int64_t di :
            stride ? std::vector<int64_t>(std::begin(kSpreadStrides), std::end(kSpreadStrides))
@@ -396,8 +414,9 @@ std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int ro
             int64_t line;
             if (stride) {
               line = region + (i * 7 % 64) * 128 + static_cast<int64_t>(set.size()) * di;
-            } else if (std::string(p) == "random1m") {
-              line = region + static_cast<int64_t>(rng.next() % 8192) * 128;
+            } else if (region_lines > 0) {
+              line = region +
+                     static_cast<int64_t>(rng.next() % static_cast<uint64_t>(region_lines)) * 128;
             } else {
               line = static_cast<int64_t>(rng.next() % (kSpreadTotal / 128)) * 128;
             }
@@ -415,8 +434,9 @@ std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int ro
   }
   throw_input_error("micro dram_spread",
                     "no point pattern={} rows={} stride_bytes={} in dram_spread.cu (patterns "
-                    "stride, random, random1m; rows 1-32 by powers of two; strides 128 B-16 MiB "
-                    "as listed there, 0 for the random patterns)",
+                    "stride, random, random1m, random8k, random32k, random128k; rows 1-32 by "
+                    "powers of two; strides 128 B-16 MiB as listed there, 0 for the random "
+                    "patterns)",
                     pattern, rows, d);
 }
 
@@ -424,7 +444,7 @@ std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int ro
 
 std::vector<MicroRow> spread_points() {
   std::vector<MicroRow> out;
-  for (const char* p : {"stride", "random", "random1m"}) {
+  for (const char* p : kSpreadPatterns) {
     for (const int r : kSpreadRows) {
       if (std::string(p) == "stride") {
         for (const int64_t d : kSpreadStrides) {
