@@ -52,6 +52,8 @@ using micro_detail::stride_retain_simulate;
 using micro_detail::stride_simulate;
 using micro_detail::tma_write_retain_points;
 using micro_detail::tma_write_retain_run;
+using micro_detail::width_points;
+using micro_detail::width_simulate;
 using micro_detail::write_stream_points;
 using micro_detail::write_stream_run;
 
@@ -136,6 +138,18 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        spread_points,
        spread_simulate},
+      {"dram_width",
+       "32 rows stride_bytes apart from a cold L2 (dram_width.cu flushes it), sample i's at "
+       "i x 4 MiB + (i x 7 mod 64) x 128: tma = 1 warpgroup, MB_ARRIVE_EXPECT_TX + one TMA_LOAD "
+       "of 32 rows of width_bytes + MB_WAIT; gather = 32 single-row LD_GLOBALs of 4 bytes (the "
+       "hardware's one warp gather; width 128: four per row, one per sector) + LD_WAIT 0 + the "
+       ".cu's harness; first 2 samples dropped",
+       {"path", "width_bytes", "rows", "stride_bytes", "samples", "min_cycles", "p10_cycles",
+        "median_cycles", "p90_cycles", "mean_cycles"},
+       {"path", "width_bytes", "stride_bytes"},
+       "median_cycles",
+       width_points,
+       width_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

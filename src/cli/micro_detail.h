@@ -113,6 +113,8 @@ std::vector<MicroRow> pair_points();
 MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> spread_points();
 MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> width_points();
+MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> loop_points();
 MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();

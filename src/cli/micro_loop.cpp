@@ -231,13 +231,13 @@ constexpr int kBoxSamples = 64;
 // A 2-D fp16 tensor map named `name` at `base`: `nrows` rows `row_bytes` long (the row stride),
 // boxes of 64 columns (128 B) x `box_rows` rows.
 program::TensorMap row_map(const char* name, uint64_t base, int64_t row_bytes, int64_t nrows,
-                           int64_t box_rows) {
+                           int64_t box_rows, int box_cols = 64) {
   program::TensorMap m;
   m.name = name;
   m.rank = 2;
   m.dims = {row_bytes / 2, nrows, 0, 0, 0};
   m.strides = {2, row_bytes, 0, 0, 0};
-  m.box = {64, static_cast<int>(box_rows), 0, 0, 0};
+  m.box = {box_cols, static_cast<int>(box_rows), 0, 0, 0};
   m.base = base;
   return m;
 }
@@ -498,6 +498,90 @@ MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   r["hot_p10_cycles"] = s(h.p10);
   r["hot_median_cycles"] = s(h.median);
   r["hot_p90_cycles"] = s(h.p90);
+  return r;
+}
+
+}  // namespace asyncsim::cli::micro_detail
+
+namespace asyncsim::cli::micro_detail {
+
+// ---------------------------------------------------------------------------------------------
+// dram_width: 32 rows D bytes apart from a cold L2, read as one TMA box of 32 rows of W bytes
+// or as 32 single-row loads (LD_GLOBAL of 4 bytes; W = 128: four per row, at +0/+32/+64/+96,
+// every sector) + LD_WAIT 0; the rows of dram_width.cu (sample i at i x 4 MiB + (i x 7 mod 64)
+// x 128); first 2 samples dropped.
+
+namespace {
+
+constexpr int64_t kWidthStrides[] = {128, 256, 512, 1024, 2048, 4096, 8192, 65536};
+constexpr int64_t kWidthRows = 32;
+constexpr int64_t kWidthTotal = 2048 * kMiB;
+
+int64_t width_row0(int i) {
+  return i * 4 * kMiB + (i * 7 % 64) * 128;
+}
+
+}  // namespace
+
+std::vector<MicroRow> width_points() {
+  std::vector<MicroRow> out;
+  for (const char* path : {"tma", "gather"}) {
+    for (const int64_t w : {32, 128}) {
+      for (const int64_t d : kWidthStrides) {
+        out.push_back({{"path", path}, {"width_bytes", s(w)}, {"stride_bytes", s(d)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& path = key_str(key, "path");
+  const int64_t w = key_int(key, "width_bytes");
+  const int64_t d = key_int(key, "stride_bytes");
+  if ((path != "tma" && path != "gather") || (w != 32 && w != 128) ||
+      std::find(std::begin(kWidthStrides), std::end(kWidthStrides), d) == std::end(kWidthStrides)) {
+    throw_input_error(
+        "micro dram_width",
+        "no point path={} width_bytes={} stride_bytes={} in dram_width.cu (paths tma, "
+        "gather; widths 32, 128; strides 128 B-8 KB by powers of two and 64 KB)",
+        path, w, d);
+  }
+  std::vector<int64_t> v;
+  if (path == "tma") {
+    v = cold_box_samples(c, "dram_width", kWidthRows * 128,
+                         {row_map("T", 0, d, kWidthTotal / d, kWidthRows, static_cast<int>(w / 2))},
+                         kWidthRows * w, [&](int i) {
+                           const int64_t off = width_row0(i);
+                           return std::make_pair(off % d / 2, off / d);
+                         });
+  } else {
+    KernelBuilder b("dram_width");
+    b.set_resources(32, 0);
+    b.begin_role("main", 1);
+    for (int i = 0; i < kBoxSamples; ++i) {
+      const int64_t off = width_row0(i);
+      for (int64_t sector = 0; sector < w / 32; ++sector) {
+        for (int64_t j = 0; j < kWidthRows; ++j) {
+          b.ld_global(s(off + j * d + sector * 32), "4", "1", "0", "4");
+        }
+      }
+      b.ld_wait("0");
+      KernelBuilder::ComputeOps harness;
+      harness.cycles = s(kSpreadHarnessCycles);
+      b.compute(harness, false, "harness");
+    }
+    b.end_role();
+    const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
+    const auto per = static_cast<size_t>(kWidthRows * (w / 32));
+    for (int i = 2; i < kBoxSamples; ++i) {
+      const size_t first = static_cast<size_t>(i) * per;
+      const Time end = first + per < t.size() ? t[first + per] : t.back();
+      v.push_back(sm_cycles(c, end - t[first]));
+    }
+  }
+  MicroRow r = with_latency_columns(key, v);
+  r["rows"] = s(kWidthRows);
   return r;
 }
 
