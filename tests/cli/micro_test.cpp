@@ -190,6 +190,27 @@ TEST(Micro, DramSpreadSetsWaitForTheirSlowestLine) {
       << bad.out;
 }
 
+// dram_width: the same 32 rows by a TMA box and by single-row loads. Reading every sector of
+// each row takes the loads longer than reading one; unknown points are named.
+TEST(Micro, DramWidthReadsTheSameRowsTwoWays) {
+  const Outcome o = run(
+      "micro dram_width --where path=gather --where stride_bytes=128 --where width_bytes=32,128");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: path, width_bytes, rows, stride_bytes, samples, min, p10, median, p90, mean
+  EXPECT_EQ(r[0][2], "32");
+  EXPECT_EQ(r[0][4], "62");
+  EXPECT_LT(std::stoi(r[0][7]), std::stoi(r[1][7])) << o.out;
+  const std::string csv = ::testing::TempDir() + "width_bad.csv";
+  std::ofstream(csv) << "path,width_bytes,stride_bytes,median_cycles\ntma,64,256,900\n";
+  const Outcome bad = run("micro dram_width --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("no point path=tma width_bytes=64 stride_bytes=256 in dram_width.cu"),
+            std::string::npos)
+      << bad.out;
+}
+
 // bench/micro holds one point of each micro as .asim programs (bench/micro/emit.sh). --emit must
 // write exactly what the micro simulates: the committed programs are what it writes today, and
 // such a program run on its own gives the micro's time (a one-kernel point).
