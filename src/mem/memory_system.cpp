@@ -83,7 +83,6 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_partition.push_back(static_cast<uint8_t>(place_partition(sm)));
     m_sm_coalescer.push_back(static_cast<uint16_t>(place_coalescer(sm)));
   }
-  build_ipoly_tables();
   {
     const int g = config.mem.l2_partition_granule_bytes;
     if (g < m_line_bytes || (g & (g - 1)) != 0) {
@@ -93,6 +92,8 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     }
     m_granule_shift = std::countr_zero(static_cast<unsigned>(g / m_line_bytes));
   }
+  m_hash = config.mem.l2_hash;
+  build_ipoly_tables();  // after m_granule_shift: the tables hold the partition's parity
   if (config.mem.dram_bank_model) {
     HbmParams hp = config.mem.hbm;
     hp.channels = config.mem.dram_channels;
@@ -151,7 +152,11 @@ void MemorySystem::build_ipoly_tables() {
       v ^= poly;
     }
   }
+  // The partition is the parity of the granule's address bits but its bits 2 and 4 (see
+  // slice_of()): of the line's bits under this mask.
+  const uint64_t part_mask = m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << m_granule_shift;
   m_ipoly_table.assign(8 * 256, 0);
+  m_odd_residue.assign(8 * 256, 0);
   for (int byte = 0; byte < 8; ++byte) {
     for (int value = 0; value < 256; ++value) {
       uint64_t r = 0;
@@ -160,14 +165,31 @@ void MemorySystem::build_ipoly_tables() {
           r ^= power[static_cast<size_t>(byte * 8 + bit)];
         }
       }
-      m_ipoly_table[static_cast<size_t>(byte) * 256 + static_cast<size_t>(value)] = r;
+      const uint64_t bits = static_cast<uint64_t>(value) << (8 * byte);
+      const auto i = static_cast<size_t>(byte) * 256 + static_cast<size_t>(value);
+      m_ipoly_table[i] = static_cast<uint32_t>(r) |
+                         static_cast<uint32_t>(__builtin_parityll(bits & part_mask)) << kPartBit;
+      m_odd_residue[i] = static_cast<uint32_t>(m_odd_div.mod(bits));
     }
   }
 }
 
+void MemorySystem::fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) const {
+  uint32_t bits = 0;
+  uint32_t residue = 0;
+  size_t table = 256;
+  for (uint64_t rest = upper; rest != 0; rest >>= 8, table += 256) {
+    bits ^= m_ipoly_table[table + (rest & 0xFF)];
+    residue += m_odd_residue[table + (rest & 0xFF)];
+  }
+  slot.upper = upper;
+  slot.bits = bits;
+  slot.residue = static_cast<uint32_t>(m_odd_div.mod(residue));
+}
+
 int MemorySystem::slice_of(uint64_t line) const {
   const auto n = static_cast<uint64_t>(m_num_slices);
-  switch (m_config.mem.l2_hash) {
+  switch (m_hash) {
     case SliceHash::kModulo:
       return static_cast<int>(line % n);
     case SliceHash::kXor:
@@ -176,13 +198,21 @@ int MemorySystem::slice_of(uint64_t line) const {
       // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
       // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
       // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
-      // The remainder is linear in the line's bits: one table per byte, and a zero byte adds 0.
-      uint64_t r = 0;
-      size_t table = 0;
-      for (uint64_t rest = line; rest != 0; rest >>= 8, table += 256) {
-        r ^= m_ipoly_table[table + (rest & 0xFF)];
+      // Both are linear in the line's bytes (see m_ipoly_table): the upper bytes' share from
+      // their slot, the low byte's from the tables.
+      const uint64_t upper = line >> 8;
+      SliceHashSlot& slot = m_slice_hash_slots[upper & (kSliceHashSlots - 1)];
+      if (slot.upper != upper) {
+        fill_slice_hash_slot(upper, slot);
       }
-      const auto slice = static_cast<int>(m_odd_div.mod(line) * m_hash_pow2 + r);
+      const auto low = static_cast<size_t>(line & 0xFF);
+      const uint32_t bits = slot.bits ^ m_ipoly_table[low];
+      uint32_t residue = slot.residue + m_odd_residue[low];  // < 2 odd
+      if (residue >= m_hash_odd) {
+        residue -= static_cast<uint32_t>(m_hash_odd);
+      }
+      const auto slice =
+          static_cast<int>(residue * m_hash_pow2 + (bits & ((uint32_t{1} << kPartBit) - 1)));
       if (m_granule_shift == 0) {
         return slice;
       }
@@ -192,8 +222,8 @@ int MemorySystem::slice_of(uint64_t line) const {
       const int half = m_num_slices / 2;
       // The partition is the parity of the granule's address bits but its bits 2 and 4 (the
       // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
-      // inverted, repeated; bits above 8 are not observed and all taken).
-      const int part = __builtin_parityll((line >> m_granule_shift) & ~uint64_t{0x14});
+      // inverted, repeated; bits above 8 are not observed and all taken): bit kPartBit of bits.
+      const auto part = static_cast<int>(bits >> kPartBit);
       return part * half + (slice >= half ? slice - half : slice);  // slice < 2 half
     }
   }

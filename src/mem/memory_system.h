@@ -392,12 +392,29 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
-  std::vector<uint64_t> m_ipoly_table;  // [byte][value] -> remainder, for SliceHash::kIpoly
-  uint64_t m_hash_odd = 1;              // odd factor of the slice count
-  uint64_t m_hash_pow2 = 1;             // the slice count / m_hash_odd
-  size_t m_coalescer_entries = 0;       // l2.coalescer_entries
-  FastDiv m_coalescer_div;              // by l2.coalescer_entries
-  Time m_pair_spread_ps = 0;            // l2.pair_spread_cycles / 2, one way
+  // SliceHash::kIpoly: what slice_of() needs of a line is linear in its bytes. The IPOLY
+  // remainder (bits 0-15) and the partition's parity (bit 16) are XORs of one entry per byte,
+  // [byte][value]; the residue modulo the odd factor is a sum of one per byte.
+  std::vector<uint32_t> m_ipoly_table;
+  std::vector<uint32_t> m_odd_residue;  // [byte][value] -> (value << 8 byte) mod m_hash_odd
+  static constexpr uint32_t kPartBit = 16;
+  // The upper seven bytes' share of a line's hash, by line / 256 (direct-mapped): consecutive
+  // lines share it, and a request's slice then costs the low byte's two entries.
+  struct SliceHashSlot {
+    uint64_t upper = UINT64_MAX;  // line >> 8 (never UINT64_MAX); UINT64_MAX: empty
+    uint32_t bits = 0;            // XOR of the upper bytes' m_ipoly_table entries
+    uint32_t residue = 0;         // (upper << 8) mod m_hash_odd
+  };
+  static constexpr size_t kSliceHashSlots = 64;
+  mutable std::vector<SliceHashSlot> m_slice_hash_slots =
+      std::vector<SliceHashSlot>(kSliceHashSlots);
+  void fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) const;
+  SliceHash m_hash = SliceHash::kIpoly;  // l2.hash
+  uint64_t m_hash_odd = 1;               // odd factor of the slice count
+  uint64_t m_hash_pow2 = 1;              // the slice count / m_hash_odd
+  size_t m_coalescer_entries = 0;        // l2.coalescer_entries
+  FastDiv m_coalescer_div;               // by l2.coalescer_entries
+  Time m_pair_spread_ps = 0;             // l2.pair_spread_cycles / 2, one way
   // What an SM-slice pair adds one way, by [sm][slice]: a table, as every request needs two
   // (a hash and a floating-point product each cost ~25 host instructions).
   std::vector<Time> m_pair_extra;
