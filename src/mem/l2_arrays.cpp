@@ -34,6 +34,29 @@ uint32_t way_of_age(const uint8_t* ages, uint32_t n, uint8_t age) {
   return w;
 }
 
+// The first of n ages that is 0, which is there. (A set fills while a stream first passes
+// through the L2: a search by byte took ten host instructions per way filled.)
+uint32_t first_empty(const uint8_t* ages, uint32_t n) {
+#if defined(__SSE2__)
+  if (n <= 32) {
+    // The block has room for 32 ages (see MemorySystem::stamp()); lanes past the n ways come
+    // after the zero at n - 1 or earlier.
+    const __m128i zero = _mm_setzero_si128();
+    const auto lo = static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages)), zero)));
+    const auto hi = static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages + 16)), zero)));
+    return static_cast<uint32_t>(std::countr_zero(lo | hi << 16));
+  }
+#endif
+  uint32_t w = 0;
+  while (ages[w] != 0) {
+    ++w;
+  }
+  (void)n;
+  return w;
+}
+
 // Whether one of n flags lacks `bit`: 8 at a time, the last word overlapping the one before.
 bool has_clear_bit(const uint8_t* flags, uint32_t n, uint8_t bit) {
   const uint64_t ones = 0x0101010101010101ULL * bit;
@@ -132,11 +155,7 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
   // Ways fill in order and are never emptied, and each is stamped as it fills (ages start at
   // 1): a set whose last way has an age is full, else its first way without one is empty.
   if (age[ways - 1] == 0) {
-    uint32_t w = 0;
-    while (age[w] != 0) {
-      ++w;
-    }
-    return install({row, w}, line, t, insert);
+    return install({row, first_empty(age, ways)}, line, t, insert);
   }
   if (m_rrip) {
     // The most distant prediction (the least recently used among equals); the set then ages by
