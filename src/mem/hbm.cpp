@@ -274,7 +274,8 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
   }
 }
 
-Time HbmSystem::read(const HbmAddress& a, int bursts, Time t) {
+// Inlined into access(), its only caller.
+[[gnu::always_inline]] inline Time HbmSystem::read(const HbmAddress& a, int bursts, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];
   Bank& bank = m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)];
   Time cas;

@@ -277,7 +277,9 @@ void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
   bins[i] += static_cast<uint64_t>(bytes);
 }
 
-Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
+// Inlined into read_at_slice(), its only caller (as is wait_for_mshr()): GCC left both calls
+// on every missing read.
+[[gnu::always_inline]] inline Time MemorySystem::dram_read(uint64_t line, uint8_t mask, Time t) {
   const int bytes = sector_count(mask) * m_sector_bytes;
   m_stats.dram_read_bytes += static_cast<uint64_t>(bytes);
   if (!m_regions.empty()) {
@@ -328,7 +330,7 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   return start + busy;
 }
 
-Time MemorySystem::wait_for_mshr(int slice, Time t) {
+[[gnu::always_inline]] inline Time MemorySystem::wait_for_mshr(int slice, Time t) {
   const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
   Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
   // Head and count in locals, stored once: as references of one type they could alias each
