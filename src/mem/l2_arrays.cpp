@@ -155,7 +155,7 @@ MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t,
     // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
     // other readers are still on their way, stays. (The ways older than it are those of the
     // ages above its own.)
-    if (static_cast<int>(ways - oldest_clean) < m_config.mem.l2_clean_first_ways) {
+    if (static_cast<int>(ways - oldest_clean) < m_clean_first_ways) {
       victim = way_of_age(age, ways, oldest_clean);
     }
   }
@@ -210,7 +210,7 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
 
 void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready,
                                bool reused_line, WayRef slot) {
-  const double p = m_config.mem.l2_remote_copy_probability;
+  const double p = m_copy_probability;
   if (p < 1.0 && static_cast<double>(mix64(line * 0x9e3779b97f4a7c15ULL) >> 11) * 0x1.0p-53 >= p) {
     return;
   }

@@ -28,6 +28,13 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_write_insert = static_cast<uint8_t>(config.mem.l2_rrip_write_insert);
     m_hit_level = static_cast<uint8_t>(config.mem.l2_rrip_hit_level);
   }
+  m_remote_copy = config.mem.l2_remote_copy;
+  m_copy_writes = config.mem.l2_remote_copy_writes;
+  m_copy_tma_writes = config.mem.l2_remote_copy_tma_writes;
+  m_copy_hit_touches_home = config.mem.l2_copy_hit_touches_home;
+  m_copy_probability = config.mem.l2_remote_copy_probability;
+  m_clean_first_ways = config.mem.l2_clean_first_ways;
+  m_mshr_cap = static_cast<uint32_t>(config.mem.l2_mshrs_per_slice);
   const double q = config.mem.l2_clean_first_probability;
   m_clean_first_threshold =
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
@@ -331,7 +338,7 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 }
 
 [[gnu::always_inline]] inline Time MemorySystem::wait_for_mshr(int slice, Time t) {
-  const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
+  const uint32_t cap = m_mshr_cap;
   Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
   // Head and count in locals, stored once: as references of one type they could alias each
   // other, so the compiler would store and reload both on every retirement.
@@ -397,7 +404,7 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   ss.read_hits += static_cast<uint64_t>(nsect - nmiss);
   const Time issue = wait_for_mshr(slice, start);
   const Time back = dram_read(line, missing, issue);
-  const auto cap = static_cast<uint32_t>(m_config.mem.l2_mshrs_per_slice);
+  const uint32_t cap = m_mshr_cap;
   const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
   m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
   ++m_mshr_count[slice];
@@ -424,7 +431,7 @@ void MemorySystem::look_ahead(const MemRequest& req) {
   m_ahead_slice = slice_of(next);
   m_ahead_set = set_of(next);
   prefetch_set(m_ahead_slice, m_ahead_set);
-  if (m_config.mem.l2_remote_copy) {
+  if (m_remote_copy) {
     prefetch_set(proxy_of(m_ahead_slice), m_ahead_set);
   }
   m_ahead_bank = m_hbm && !req.write;
@@ -467,9 +474,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   const int proxy = proxy_of(slice);
   const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
+  const bool copies = far && m_remote_copy;  // near copies of this far line
   if (!predicted) {
     prefetch_set(slice, line_set);
-    if (far && m_config.mem.l2_remote_copy) {  // the proxy's set is looked at only then
+    if (copies) {  // the proxy's set is looked at only then
       prefetch_set(proxy, line_set);
     }
   }
@@ -507,8 +515,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     reused(way) |= kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way);
-    if (far && m_config.mem.l2_remote_copy && m_config.mem.l2_remote_copy_writes &&
-        (!req.tma || m_config.mem.l2_remote_copy_tma_writes)) {
+    if (copies && m_copy_writes && (!req.tma || m_copy_tma_writes)) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, start, true,
                   lookup(proxy, line_set, req.line));
     }
@@ -522,15 +529,14 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   int served_by = slice;
   Time back = one_way;  // slice -> SM
   WayRef copy_slot;
-  if (far && m_config.mem.l2_remote_copy) {
+  if (copies) {
     copy_slot = lookup(proxy, line_set, req.line);
   }
-  if (far && m_config.mem.l2_remote_copy &&
-      near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, ready)) {
+  if (copies && near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, ready)) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
-    if (m_config.mem.l2_copy_hit_touches_home) {
+    if (m_copy_hit_touches_home) {
       // The copy is the home line's shadow: a read it serves is a reference to the line, and
       // the home slice's replacement sees it too.
       const WayRef home = lookup(slice, line_set, req.line);
@@ -541,7 +547,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
   } else {
     done = read_at_slice(slice, line_set, req.line, req.sectors, t + one_way) + one_way;
-    if (far && m_config.mem.l2_remote_copy) {
+    if (copies) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);
     }

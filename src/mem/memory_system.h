@@ -343,7 +343,16 @@ class MemorySystem {
   L2SetIndex m_set_index = L2SetIndex::kHashed;
   int m_set_bits = 0;  // log2 of the set count (l2.set_index=xor)
   bool m_rrip = false;
-  uint8_t m_rrip_max = 3;     // l2.rrip_levels - 1: distant
+  // l2.* flags and counts the request path reads, here rather than behind m_config: each read
+  // there is a pointer load, and the compiler reloads it after every store it cannot rule out.
+  bool m_remote_copy = false;            // l2.remote_copy
+  bool m_copy_writes = false;            // l2.remote_copy_writes
+  bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
+  bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
+  double m_copy_probability = 1.0;       // l2.remote_copy_probability
+  int m_clean_first_ways = 0;            // l2.clean_first_ways
+  uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice
+  uint8_t m_rrip_max = 3;                // l2.rrip_levels - 1: distant
   uint8_t m_read_insert = 0;  // RRIP insertion values (0 under LRU, where they are unused)
   uint8_t m_write_insert = 0;
   uint8_t m_hit_level = 0;
