@@ -167,8 +167,11 @@ bool MemorySystem::clean_first_now() {
          mix64(++m_evictions * 0x9e3779b97f4a7c15ULL) < m_clean_first_threshold;
 }
 
-MemorySystem::WayRef MemorySystem::allocate_copy(uint32_t row, uint64_t line, Time t,
-                                                 uint8_t insert) {
+// Inlined into insert_copy(), its only caller.
+[[gnu::always_inline]] inline MemorySystem::WayRef MemorySystem::allocate_copy(uint32_t row,
+                                                                               uint64_t line,
+                                                                               Time t,
+                                                                               uint8_t insert) {
   const auto ways = static_cast<uint32_t>(m_ways);
   if (m_copy_limit < ways) {
     const uint8_t* flags = reused_row(row);
