@@ -368,6 +368,35 @@ constexpr int64_t kSpreadStrides[] = {128, 256, 1024, 4096, 8192, 65536, kMiB, 1
 // without this; the cold pass, the one compared, is not fitted.
 constexpr int64_t kSpreadHarnessCycles = 82;
 
+// One warpgroup issues each group's single-line loads (LD_GLOBAL of 4 bytes at each address)
+// back to back, then LD_WAIT 0 and the .cu's harness; returns each group's cycles, from its first
+// load to the next group's first load (the last group's to EXIT).
+std::vector<int64_t> gather_group_cycles(const GpuConfig& c, const std::string& name,
+                                         const std::vector<std::vector<int64_t>>& groups) {
+  KernelBuilder b(name);
+  b.set_resources(32, 0);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps harness;
+  harness.cycles = s(kSpreadHarnessCycles);
+  for (const std::vector<int64_t>& g : groups) {
+    for (const int64_t a : g) {
+      b.ld_global(s(a), "4", "1", "0", "4");
+    }
+    b.ld_wait("0");
+    b.compute(harness, false, "harness");
+  }
+  b.end_role();
+  const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
+  std::vector<int64_t> out;
+  size_t first = 0;
+  for (const std::vector<int64_t>& g : groups) {
+    const size_t next = first + g.size();
+    out.push_back(sm_cycles(c, (next < t.size() ? t[next] : t.back()) - t[first]));
+    first = next;
+  }
+  return out;
+}
+
 // dram_spread.cu's patterns in its order (its random draws run on through them).
 constexpr const char* kSpreadPatterns[] = {"stride",   "random",    "random1m",
                                            "random8k", "random32k", "random128k"};
@@ -463,35 +492,17 @@ MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   const int64_t rows = key_int(key, "rows");
   const int64_t d = key_int(key, "stride_bytes");
   const std::vector<std::vector<int64_t>> sets = spread_sets(pattern, static_cast<int>(rows), d);
-  KernelBuilder b("dram_spread");
-  b.set_resources(32, 0);
-  b.begin_role("main", 1);
+  std::vector<std::vector<int64_t>> groups;
   for (const std::vector<int64_t>& set : sets) {
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int64_t j = 0; j < rows; ++j) {
-        b.ld_global(s(set[static_cast<size_t>(j)]), "4", "1", "0", "4");
-      }
-      b.ld_wait("0");
-      KernelBuilder::ComputeOps harness;
-      harness.cycles = s(kSpreadHarnessCycles);
-      b.compute(harness, false, "harness");
-    }
+    const std::vector<int64_t> loads(set.begin(), set.begin() + rows);
+    groups.push_back(loads);  // cold
+    groups.push_back(loads);  // hot
   }
-  b.end_role();
-  // A sample is its first load's issue to the next pass's first load (the last hot pass ends
-  // at EXIT).
-  const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
+  const std::vector<int64_t> v = gather_group_cycles(c, "dram_spread", groups);
   std::vector<int64_t> cold, hot;
-  for (int i = 0; i < kSpreadSamples; ++i) {
-    for (int pass = 0; pass < 2; ++pass) {
-      const size_t first = static_cast<size_t>((2 * i + pass) * rows);
-      const Time end = first + static_cast<size_t>(rows) < t.size()
-                           ? t[first + static_cast<size_t>(rows)]
-                           : t.back();
-      if (i >= 2) {
-        (pass == 0 ? cold : hot).push_back(sm_cycles(c, end - t[first]));
-      }
-    }
+  for (size_t i = 2; i < sets.size(); ++i) {
+    cold.push_back(v[2 * i]);
+    hot.push_back(v[2 * i + 1]);
   }
   MicroRow r = with_latency_columns(key, cold);
   const Summary h = summarize(hot);
@@ -556,29 +567,19 @@ MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpti
                            return std::make_pair(off % d / 2, off / d);
                          });
   } else {
-    KernelBuilder b("dram_width");
-    b.set_resources(32, 0);
-    b.begin_role("main", 1);
+    std::vector<std::vector<int64_t>> groups;
     for (int i = 0; i < kBoxSamples; ++i) {
       const int64_t off = width_row0(i);
+      std::vector<int64_t> loads;
       for (int64_t sector = 0; sector < w / 32; ++sector) {
         for (int64_t j = 0; j < kWidthRows; ++j) {
-          b.ld_global(s(off + j * d + sector * 32), "4", "1", "0", "4");
+          loads.push_back(off + j * d + sector * 32);
         }
       }
-      b.ld_wait("0");
-      KernelBuilder::ComputeOps harness;
-      harness.cycles = s(kSpreadHarnessCycles);
-      b.compute(harness, false, "harness");
+      groups.push_back(std::move(loads));
     }
-    b.end_role();
-    const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
-    const auto per = static_cast<size_t>(kWidthRows * (w / 32));
-    for (int i = 2; i < kBoxSamples; ++i) {
-      const size_t first = static_cast<size_t>(i) * per;
-      const Time end = first + per < t.size() ? t[first + per] : t.back();
-      v.push_back(sm_cycles(c, end - t[first]));
-    }
+    v = gather_group_cycles(c, "dram_width", groups);
+    v.erase(v.begin(), v.begin() + 2);
   }
   MicroRow r = with_latency_columns(key, v);
   r["rows"] = s(kWidthRows);
