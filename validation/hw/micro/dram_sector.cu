@@ -10,31 +10,37 @@
 // Columns: second,gap_cycles,samples,second_p10,second_median,second_p90,both_median
 #include "common.cuh"
 
+// All 32 lanes run the loop (lane 0 loads, the others pass zeros) so that a warp reduction can
+// consume each loaded value before the clock is read: the clock read waits for the reduction,
+// which waits for the load.
 __global__ void __launch_bounds__(32, 1)
     sector_kernel(const uint8_t* __restrict__ base, const unsigned long long* __restrict__ offs,
                   int n, int mode, long long gap, long long* out, int* sink) {
-  if (threadIdx.x != 0) return;
+  const bool lead = threadIdx.x == 0;
   uint32_t acc = 0;
   for (int i = 0; i < n; ++i) {
     const uint8_t* p = base + offs[2 * i];
     const uint8_t* q = mode == 0 ? p + 32 : mode == 1 ? p + 96 : mode == 2 ? p : base + offs[2 * i + 1];
-    acc += (uint32_t)(uintptr_t)q;
+    acc += __reduce_or_sync(0xffffffffu, (uint32_t)(uintptr_t)q);
     const long long t0 = clock64();
-    uint32_t v0, v1 = 0;
-    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v0) : "l"(p));
+    uint32_t v0 = 0, v1 = 0;
+    if (lead) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v0) : "l"(p));
     if (mode < 4) {
       while (clock64() - t0 < gap) {
       }
-      asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v1) : "l"(q));
-      asm volatile("" ::"r"(v1));
+      if (lead) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v1) : "l"(q));
     }
+    const uint32_t r1 = __reduce_or_sync(0xffffffffu, v1);
+    asm volatile("" ::"r"(r1));
     const long long t1 = clock64();
-    acc += v1;
-    asm volatile("" ::"r"(v0));
+    const uint32_t r0 = __reduce_or_sync(0xffffffffu, v0);
+    asm volatile("" ::"r"(r0));
     const long long t2 = clock64();
-    acc += v0;
-    out[2 * i] = t1 - t0;
-    out[2 * i + 1] = t2 - t0;
+    acc += r0 + r1;
+    if (lead) {
+      out[2 * i] = t1 - t0;
+      out[2 * i + 1] = t2 - t0;
+    }
   }
   if (acc == 0x12345678u) sink[0] = (int)acc;
 }
