@@ -42,6 +42,8 @@ using micro_detail::reuse_stream_points;
 using micro_detail::reuse_stream_run;
 using micro_detail::rotate_points;
 using micro_detail::rotate_simulate;
+using micro_detail::sector_points;
+using micro_detail::sector_simulate;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
 using micro_detail::spread_points;
@@ -150,6 +152,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        width_points,
        width_simulate},
+      {"dram_sector",
+       "1 warpgroup, from a cold L2 (dram_sector.cu flushes it), 64 samples on dram_sector.cu's "
+       "random lines: LD_GLOBAL of 4 bytes at sector 0, COMPUTE of gap_cycles, LD_GLOBAL of 4 "
+       "bytes at the second address (sector 1 or 3 of the line, sector 0 again, another line; "
+       "none: no second load), LD_WAIT 0 and the .cu's harness; compared on both_median (the "
+       ".cu's time until both values are used); first 2 samples dropped",
+       {"second", "gap_cycles", "samples", "both_median"},
+       {"second", "gap_cycles"},
+       "both_median",
+       sector_points,
+       sector_simulate},
       {"tma_repeat",
        "1 CTA of 1 warpgroup placed on SM smid: each of tma_repeat.cu's 192 lines (a 64 MiB "
        "region from address 0) read 4 times from a cold L2, one read at a time: lsu = LD_GLOBAL "

@@ -115,6 +115,8 @@ std::vector<MicroRow> spread_points();
 MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> width_points();
 MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> sector_points();
+MicroRow sector_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> loop_points();
 MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();

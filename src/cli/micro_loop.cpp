@@ -587,3 +587,104 @@ MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpti
 }
 
 }  // namespace asyncsim::cli::micro_detail
+
+namespace asyncsim::cli::micro_detail {
+
+// ---------------------------------------------------------------------------------------------
+// dram_sector: 1 warpgroup, from a cold L2, 64 samples on random lines of dram_sector.cu (its
+// draws replayed): LD_GLOBAL of 4 bytes at the line's sector 0, COMPUTE of `gap` cycles (the
+// .cu's spin), LD_GLOBAL of 4 bytes at the second address, LD_WAIT 0 and the harness; cycles
+// from the first load to the next sample's (both_median: the .cu's time until both values are
+// used).
+
+namespace {
+
+constexpr const char* kSectorSeconds[] = {"sector1", "sector3", "sector0", "other_line", "none"};
+constexpr int64_t kSectorGaps[] = {0, 50, 100, 200, 400, 800};
+constexpr int kSectorSamples = 64;
+
+// Each point's 2 x 64 line offsets, as dram_sector.cu draws them (one xorshift64 over its
+// points in order; none has gap 0 only).
+std::vector<int64_t> sector_lines(const std::string& second, int64_t gap) {
+  uint64_t x = 0xA0761D6478BD642FULL;
+  for (const char* m : kSectorSeconds) {
+    for (const int64_t g : kSectorGaps) {
+      if (std::string(m) == "none" && g > 0) {
+        continue;
+      }
+      std::vector<int64_t> lines;
+      for (int i = 0; i < 2 * kSectorSamples; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        lines.push_back(static_cast<int64_t>(x % static_cast<uint64_t>(2048 * kMiB / 128)) * 128);
+      }
+      if (second == m && gap == g) {
+        return lines;
+      }
+    }
+  }
+  throw_input_error("micro dram_sector",
+                    "no point second={} gap_cycles={} in dram_sector.cu (second sector1, sector3, "
+                    "sector0, other_line with gaps 0, 50, 100, 200, 400, 800; none with gap 0)",
+                    second, gap);
+}
+
+}  // namespace
+
+std::vector<MicroRow> sector_points() {
+  std::vector<MicroRow> out;
+  for (const char* m : kSectorSeconds) {
+    for (const int64_t g : kSectorGaps) {
+      if (std::string(m) == "none" && g > 0) {
+        continue;
+      }
+      out.push_back({{"second", m}, {"gap_cycles", s(g)}});
+    }
+  }
+  return out;
+}
+
+MicroRow sector_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& second = key_str(key, "second");
+  const int64_t gap = key_int(key, "gap_cycles");
+  const std::vector<int64_t> lines = sector_lines(second, gap);
+  KernelBuilder b("dram_sector");
+  b.set_resources(32, 0);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps spin;
+  spin.cycles = s(gap);
+  KernelBuilder::ComputeOps harness;
+  harness.cycles = s(kSpreadHarnessCycles);
+  for (int i = 0; i < kSectorSamples; ++i) {
+    const int64_t p = lines[static_cast<size_t>(2 * i)];
+    b.ld_global(s(p), "4", "1", "0", "4");
+    if (second != "none") {
+      if (gap > 0) {
+        b.compute(spin, false, "spin");
+      }
+      const int64_t q = second == "sector1"   ? p + 32
+                        : second == "sector3" ? p + 96
+                        : second == "sector0" ? p
+                                              : lines[static_cast<size_t>(2 * i + 1)];
+      b.ld_global(s(q), "4", "1", "0", "4");
+    }
+    b.ld_wait("0");
+    b.compute(harness, false, "harness");
+  }
+  b.end_role();
+  const std::vector<Time> t = marks(traced_run(b.finish(), c), program::Op::kLdGlobal);
+  const size_t per = second == "none" ? 1 : 2;
+  std::vector<int64_t> v;
+  for (int i = 2; i < kSectorSamples; ++i) {
+    const size_t first = static_cast<size_t>(i) * per;
+    v.push_back(sm_cycles(c, (first + per < t.size() ? t[first + per] : t.back()) - t[first]));
+  }
+  const Summary sm = summarize(v);
+  MicroRow r = key;
+  r["samples"] = s(static_cast<int64_t>(v.size()));
+  r["both_median"] = s(sm.median);
+  return r;
+}
+
+}  // namespace asyncsim::cli::micro_detail

@@ -133,6 +133,7 @@ struct MemParams {
   int l2_hit_cycles = 0;                 // L2 clock cycles, SM to near slice and back, on a hit
   int l2_far_extra_cycles = 0;           // extra L2 cycles when the slice is in the other partition
   int l2_mshrs_per_slice = 0;
+  int l2_fetch_sectors = 1;  // a read miss fetches the aligned group of this many sectors (1, 2, 4)
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;
   bool l2_flush_dirty_at_end = true;

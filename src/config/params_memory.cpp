@@ -47,6 +47,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
   s.push_back(int_param(
       "l2.mshrs_per_slice", "entries", "outstanding misses per slice",
       [](GpuConfig& c) -> int& { return c.mem.l2_mshrs_per_slice; }, 1, 1 << 20));
+  s.push_back(int_param(
+      "l2.fetch_sectors", "sectors",
+      "a read miss fetches from DRAM the aligned group of this many sectors around each missing "
+      "sector (1, 2 or 4)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_fetch_sectors; }, 1, 4));
   s.push_back(float_param(
       "l2.slice_bytes_per_cycle", "B/L2 cycle", "data bandwidth of one slice",
       [](GpuConfig& c) -> double& { return c.mem.l2_slice_bytes_per_cycle; }, 1e-3, 1e5));

@@ -35,6 +35,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_copy_probability = config.mem.l2_remote_copy_probability;
   m_clean_first_ways = config.mem.l2_clean_first_ways;
   m_mshr_cap = static_cast<uint32_t>(config.mem.l2_mshrs_per_slice);
+  m_fetch_sectors = config.mem.l2_fetch_sectors;
+  if (m_fetch_sectors != 1 && m_fetch_sectors != 2 && m_fetch_sectors != 4) {
+    throw_input_error("l2.fetch_sectors", "expected 1, 2 or 4 sectors, got {}", m_fetch_sectors);
+  }
   const double q = config.mem.l2_clean_first_probability;
   m_clean_first_threshold =
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
@@ -403,12 +407,15 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   ss.read_misses += static_cast<uint64_t>(nmiss);
   ss.read_hits += static_cast<uint64_t>(nsect - nmiss);
   const Time issue = wait_for_mshr(slice, start);
-  const Time back = dram_read(line, missing, issue);
+  // l2.fetch_sectors: the fill brings the missing sectors' aligned groups (the H200 fetches
+  // 64-B sector pairs: micro_dram_sector.csv), all but the sectors already valid or in flight.
+  const auto fetch = static_cast<uint8_t>(fetch_group(missing) & ~valid_sectors);
+  const Time back = dram_read(line, fetch, issue);
   const uint32_t cap = m_mshr_cap;
   const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
   m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
   ++m_mshr_count[slice];
-  valid_sectors |= missing;
+  valid_sectors |= fetch;
   fill = std::max(fill, back);
   return fill;
 }

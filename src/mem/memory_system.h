@@ -352,6 +352,18 @@ class MemorySystem {
   double m_copy_probability = 1.0;       // l2.remote_copy_probability
   int m_clean_first_ways = 0;            // l2.clean_first_ways
   uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice
+  int m_fetch_sectors = 1;               // l2.fetch_sectors
+  // The sectors a read miss on `missing` fetches: every sector of each aligned group of
+  // l2.fetch_sectors that holds a missing one.
+  uint8_t fetch_group(uint8_t missing) const {
+    if (m_fetch_sectors == 1) {
+      return missing;
+    }
+    if (m_fetch_sectors == 2) {
+      return static_cast<uint8_t>(missing | ((missing & 0x5U) << 1) | ((missing & 0xAU) >> 1));
+    }
+    return missing != 0 ? uint8_t{0xF} : uint8_t{0};
+  }
   uint8_t m_rrip_max = 3;                // l2.rrip_levels - 1: distant
   uint8_t m_read_insert = 0;  // RRIP insertion values (0 under LRU, where they are unused)
   uint8_t m_write_insert = 0;

@@ -38,6 +38,27 @@ TEST(MemorySystem, HitMissAndMshrMergeLatencies) {
   EXPECT_EQ(merges, 1u);
 }
 
+// l2.fetch_sectors = 2 (the H200's): a miss on sector 0 fetches the 64-B pair, so sector 1 asked
+// for while the fill is in flight merges with it and reads no DRAM bytes, while sector 3 needs a
+// fill of its own (the other pair). With 1, each missing sector is fetched alone.
+TEST(MemorySystem, ReadMissesFetchAlignedSectorGroups) {
+  for (const int group : {1, 2, 4}) {
+    GpuConfig cfg = testing::simple_gpu();
+    cfg.mem.l2_fetch_sectors = group;
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    mem.access(MemRequest{1000, 0x1, false, 0}, 0);
+    EXPECT_EQ(mem.stats().dram_read_bytes, static_cast<uint64_t>(32 * group)) << group;
+    mem.access(MemRequest{1000, 0x2, false, 0}, 10 * kNs);
+    EXPECT_EQ(mem.stats().dram_read_bytes, group == 1 ? 64u : static_cast<uint64_t>(32 * group))
+        << group;
+    mem.access(MemRequest{1000, 0x8, false, 0}, 20 * kNs);
+    EXPECT_EQ(mem.stats().dram_read_bytes, group == 4 ? 128u : 32u * (group == 1 ? 3 : 4)) << group;
+  }
+  GpuConfig bad = testing::simple_gpu();
+  bad.mem.l2_fetch_sectors = 3;
+  EXPECT_THROW(MemorySystem(bad, ClockDomain::from_mhz(1000)), InputError);
+}
+
 // Two lines of one slice, both L2 hits (a hit round trip is 200 cycles; the slice serves
 // 128 B per cycle, so it spaces the two by 1 cycle on its own).
 std::pair<uint64_t, uint64_t> two_lines_of_one_slice(const MemorySystem& mem) {
