@@ -456,7 +456,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   if (!req.write && !m_coalescer.empty()) {
     merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * m_coalescer_entries +
                               m_coalescer_div.mod(mix64(req.line))];
-    if (merge_slot->line == req.line && t <= merge_slot->ready) {
+    // Only a read the in-flight response covers merges: another sector of the line goes on to
+    // its slice (micro_dram_sector.csv: sector 3 asked for while sector 0 is in flight costs a
+    // DRAM read of its own on the H200).
+    if (merge_slot->line == req.line && t <= merge_slot->ready &&
+        (req.sectors & ~merge_slot->sectors) == 0) {
       ++m_stats.coalescer_merges;
       // The merged read is a second reference to the line in L2 (for the replacement policy).
       const WayRef merged = merge_slot->way;
@@ -568,7 +572,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     done += wait;
   }
   if (merge_slot) {
-    *merge_slot = CoalescerEntry{req.line, done, m_served_way};
+    *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
   }
   return done;
 }

@@ -250,7 +250,8 @@ class MemorySystem {
   struct CoalescerEntry {
     uint64_t line = UINT64_MAX;
     Time ready = 0;
-    WayRef way;  // the way that served the read: a merged read re-references it
+    WayRef way;           // the way that served the read: a merged read re-references it
+    uint8_t sectors = 0;  // the sectors the in-flight response carries
   };
   // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
@@ -364,7 +365,7 @@ class MemorySystem {
     }
     return missing != 0 ? uint8_t{0xF} : uint8_t{0};
   }
-  uint8_t m_rrip_max = 3;                // l2.rrip_levels - 1: distant
+  uint8_t m_rrip_max = 3;     // l2.rrip_levels - 1: distant
   uint8_t m_read_insert = 0;  // RRIP insertion values (0 under LRU, where they are unused)
   uint8_t m_write_insert = 0;
   uint8_t m_hit_level = 0;

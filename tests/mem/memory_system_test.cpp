@@ -178,6 +178,21 @@ TEST(MemorySystem, CoalescerMergesTheTwoSmsOfATpc) {
   EXPECT_EQ(mem.stats().l2_read_bytes, 2u * 128);
 }
 
+// The coalescer merges only a read whose sectors the in-flight response carries: SM 1's read of
+// sector 0 of the line SM 0 is reading sector 0 of merges, its read of sector 3 goes on to L2
+// and (single-sector fetches) to DRAM.
+TEST(MemorySystem, CoalescerMergesOnlyTheSectorsInFlight) {
+  const GpuConfig cfg = testing::simple_gpu(
+      {"l2.coalescer=true", "l2.coalescer_scope=tpc", "sm.count=4", "l2.fetch_sectors=1"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  const Time first = mem.access(MemRequest{77, 0x1, false, 0}, 0);
+  EXPECT_EQ(mem.access(MemRequest{77, 0x1, false, 1}, 5 * kNs), first);
+  EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+  EXPECT_GT(mem.access(MemRequest{77, 0x8, false, 1}, 6 * kNs), first);
+  EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+  EXPECT_EQ(mem.stats().dram_read_bytes, 64u);
+}
+
 // l2.coalescer_scope=gpc: TPC t sits in GPC t mod sm.gpcs, so with 4 GPCs SMs 0 and 8 (TPCs 0
 // and 4) share GPC 0's coalescer and SM 2 (TPC 1, GPC 1) does not. A merge needs the first
 // read still in flight; after its response the same line goes to L2 again.
