@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,19 @@ std::vector<MicroRow> rotate_points();
 MicroRow rotate_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> stride_points();
 MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+// Samples per point of the cold-L2 box micros (tma_stride, dram_pair, dram_width's TMA path).
+constexpr int kBoxSamples = 64;
+// A 2-D fp16 tensor map named `name` at `base`: `nrows` rows `row_bytes` long (the row stride),
+// boxes of `box_cols` columns x `box_rows` rows.
+program::TensorMap row_map(const char* name, uint64_t base, int64_t row_bytes, int64_t nrows,
+                           int64_t box_rows, int box_cols = 64);
+// One thread (`smem` bytes of shared memory, as the hardware kernel), kBoxSamples samples of
+// MB_ARRIVE_EXPECT_TX(bytes) + one TMA_LOAD of each map at the sample's coordinates + MB_WAIT, in a
+// cold L2 (the hardware flushes it); cycles per sample, the first 2 dropped as the hardware does.
+std::vector<int64_t> cold_box_samples(
+    const GpuConfig& c, const std::string& name, int64_t smem,
+    const std::vector<program::TensorMap>& maps, int64_t bytes,
+    const std::function<std::pair<int64_t, int64_t>(int)>& coords);
 std::vector<MicroRow> pair_points();
 MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> spread_points();
