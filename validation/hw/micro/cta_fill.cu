@@ -7,7 +7,7 @@
 // no shared memory; each CTA records %smid and its globaltimer at entry and stays 100 us.
 // k = 3, 4, 8; k = 8 twice (is the placement the same launch to launch?).
 // table=l2_read: mem_bw.cu's read_kernel (same loop, same ld.global.cg, SMs x 8 CTAs x 256
-// threads) on an L2-resident buffer of B bytes, 2048 passes; thread 0 of every CTA records %smid
+// threads) on an L2-resident buffer of B bytes (4 KB .. 4 MiB: the first B / 4 KB CTAs have work), 2048 passes; thread 0 of every CTA records %smid
 // and globaltimer at entry, and after a __syncthreads at the end; 3 launches after a warm-up.
 // kernel_us = CUDA events around the launch.
 // Columns: table,k_or_bytes,launch,cta,smid,start_ns,end_ns,kernel_us
@@ -101,7 +101,10 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   const int grid = sms * 8, passes = smoke ? 64 : 2048;
-  const size_t sizes[] = {size_t(1) << 20, size_t(2) << 20, size_t(3) << 20, size_t(4) << 20};
+  // G x 4 KB puts work in the first G CTAs only (one int4 per thread per pass)
+  const size_t sizes[] = {size_t(1) << 12,   size_t(8) << 12,   size_t(32) << 12, size_t(64) << 12,
+                          size_t(128) << 12, size_t(192) << 12, size_t(1) << 20,  size_t(2) << 20,
+                          size_t(3) << 20,   size_t(4) << 20};
   for (size_t bytes : sizes) {
     const size_t nvec = bytes / 16;
     read_kernel_placed<<<grid, 256>>>((const int4*)a, nvec, passes, sink, d_sm, d_t0, d_t1);
