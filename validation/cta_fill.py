@@ -54,6 +54,9 @@ def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         HERE, "data", "h200", "micro_cta_fill.csv")
     rows = list(csv.DictReader(line for line in open(path) if not line.startswith("#")))
+    # The source's date/script/device lines carry over; the method line says how
+    # the table was derived (validation/check_data.py wants all four first).
+    prov = [line.rstrip("\n") for line in open(path) if line.startswith("#")][:3]
     group = sm_groups()
     for launch in sorted({r["launch"] for r in rows if r["table"] == "dispatch"}):
         d = sorted((r for r in rows if r["table"] == "dispatch" and r["launch"] == launch),
@@ -89,7 +92,11 @@ def main():
         lines.append(f"{g},{size},{PASSES},{busiest},{statistics.median(kern):.2f},"
                      f"{statistics.median(slow):.1f}")
     with open(out, "w") as f:
-        f.write(f"# derived by validation/cta_fill.py from {os.path.basename(path)}\n")
+        f.write("\n".join(prov) + "\n")
+        f.write(f"# method: derived by validation/cta_fill.py from {os.path.basename(path)} "
+                "table=l2_read: per working-CTA count, kernel_us = median over launches of the "
+                "CUDA-event time, sm_pass_ns = median over launches of the slowest working CTA's "
+                "(end_ns - start_ns) / passes, max_ctas_per_sm = most working CTAs on one SM\n")
         f.write("working_ctas,buffer_bytes,passes,max_ctas_per_sm,kernel_us,sm_pass_ns\n")
         f.write("\n".join(lines) + "\n")
     print(f"wrote {out}")
