@@ -302,6 +302,16 @@ const std::vector<MicroBench>& micro_benches() {
        nullptr,
        {},
        {{"cache_control", "all"}}},
+      {"cta_fill",
+       "mem_bw's l2_read thread loop (all SMs x 8 CTAs x 256 threads, LD_GLOBAL int4 as its "
+       "SASS) on a buffer of G x 4 KB, so only CTAs 0..G-1 load, 2048 passes (up to "
+       "--max-bytes moved) after a warm-up pass; sm_pass_ns = kernel time / passes (the "
+       "hardware: the slowest working CTA's time / passes)",
+       {"working_ctas", "buffer_bytes", "passes", "kernel_us", "sm_pass_ns"},
+       {"working_ctas"},
+       "sm_pass_ns",
+       micro_detail::fill_points,
+       micro_detail::fill_simulate},
       {"mem_bw",
        "all SMs x 8 CTAs x 256 threads (2 warpgroups), mem_bw.cu's grid-stride loops of int4 "
        "LD_GLOBAL / ST_GLOBAL in the order its SASS issues them (read: 2 loads, then one more "

@@ -78,6 +78,7 @@ struct LsuStream {
   int main_inst = 0;
   std::string rest;  // empty: no remainder loop
   int rest_inst = 0;
+  int pass_cycles = 0;  // raw cycles at the end of every pass (the pass loop's dependent chain)
 };
 program::Kernel lsu_stream_kernel(const LsuStream& st, const std::string& name);
 double lsu_stream_us(const GpuConfig& config, const LsuStream& st,
@@ -138,6 +139,8 @@ std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const 
 // Full-chip streaming benchmarks (micro_stream.cpp).
 std::vector<MicroRow> bw_points();
 MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> fill_points();
+MicroRow fill_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> mem_points();
 MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 // L2 replacement-policy benchmarks: kernel sequences measured kernel by kernel (micro_l2.cpp).

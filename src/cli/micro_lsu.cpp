@@ -100,6 +100,11 @@ program::Kernel lsu_stream_kernel(const LsuStream& st, const std::string& name) 
     }
     b.end_loop();
   }
+  if (st.pass_cycles > 0) {
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = s(st.pass_cycles);
+    b.compute(ops, false, "loop");
+  }
   b.end_loop();
   b.ld_wait("0");
   b.end_role();

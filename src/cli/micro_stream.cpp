@@ -240,6 +240,16 @@ std::vector<MicroRow> mem_points() {
 
 namespace {
 
+// Cycles a pass of read_kernel's outer loop takes besides its loads' round trips and the issue
+// of its instructions: the pass's dependent chain (the LDC of `passes`, BSSY/BSYNC, the address
+// LEA pair ahead of the load, the two LOP3 after it, three taken branches; ~28 SASS
+// instructions, micro_mem_bw_sass.txt; a dependent FFMA alone takes 4.26 cycles,
+// micro_mufu.csv). Fitted on validation/data/h200/micro_cta_fill_l2.csv rows of 1-64 working
+// CTAs (one load per thread per pass, the chip idle, 248-260 ns a pass), with
+// `asyncsim micro cta_fill --where working_ctas=1,8,32,64`: 0 gives -31..-34 %, 140 gives
+// -1.2..+0.5 %. Judged on the loaded rows (128-1024 CTAs) and on micro_mem_bw.csv.
+constexpr int kReadPassCycles = 140;
+
 // mem_bw.cu's read_kernel: all SMs x 8 CTAs x 256 threads, 4 loads a main-loop iteration.
 LsuStream read_kernel_stream(const GpuConfig& c) {
   LsuStream st;
@@ -250,6 +260,7 @@ LsuStream read_kernel_stream(const GpuConfig& c) {
   st.main_inst = 28;
   st.rest = "Lw0";
   st.rest_inst = 9;
+  st.pass_cycles = kReadPassCycles;
   return st;
 }
 
@@ -304,6 +315,42 @@ MicroRow mem_simulate(const MicroRow& key, const GpuConfig& c, const MicroOption
           {"median_gbps", fmt::format("{:.1f}", gbps)},
           {"best_gbps", fmt::format("{:.1f}", gbps)},
           {"sm_mhz_in_kernel", fmt::format("{:.0f}", c.sm.clock_mhz)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// cta_fill: mem_bw's read_kernel (SMs x 8 CTAs x 256 threads) on a buffer of G x 4 KB, so only
+// CTAs 0..G-1 load (one int4 per thread per pass); cta_fill.cu runs 2048 passes after a warm-up
+// launch and times every CTA. Compared on the slowest working CTA's time per pass
+// (micro_cta_fill_l2.csv, derived by validation/cta_fill.py); the simulated pass is the
+// kernel's time over its passes (up to --max-bytes moved, at most 2048 passes, at least 2).
+
+std::vector<MicroRow> fill_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t g : {1, 8, 32, 64, 128, 192, 256, 512, 768, 1024}) {
+    out.push_back({{"working_ctas", s(g)}});
+  }
+  return out;
+}
+
+MicroRow fill_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  const int64_t g = key_int(key, "working_ctas");
+  LsuStream st = read_kernel_stream(c);
+  if (g < 1 || g > st.ctas) {
+    throw_input_error("micro cta_fill", "working_ctas: expected 1..{}, got {}", st.ctas, g);
+  }
+  const int64_t bytes = g * 4096;
+  const auto cap = static_cast<int64_t>(o.max_bytes);
+  st.nvec = bytes / 16;
+  st.passes = std::clamp<int64_t>(cap > 0 ? cap / bytes : 2048, 2, 2048);
+  LsuStream w = st;
+  w.passes = 1;
+  const program::Kernel warmup = lsu_stream_kernel(w, "warmup");
+  const double us = lsu_stream_us(c, st, {&warmup});
+  return {{"working_ctas", s(g)},
+          {"buffer_bytes", s(bytes)},
+          {"passes", s(st.passes)},
+          {"kernel_us", fmt::format("{:.2f}", us)},
+          {"sm_pass_ns", fmt::format("{:.1f}", us * 1000.0 / static_cast<double>(st.passes))}};
 }
 
 // ---------------------------------------------------------------------------------------------

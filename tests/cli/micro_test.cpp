@@ -221,6 +221,22 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// cta_fill: one working CTA alone still pays the read loop's dependent chain every pass (the
+// H200: 247.7 ns; loads alone would give ~170), and 512 working CTAs, 6 of them on each side-unit
+// SM, take longer per pass (341.4 ns); both within 10 %.
+TEST(Micro, CtaFillPassTimeGrowsWithTheWorkingCtas) {
+  const Outcome o = run("micro cta_fill --compare " + kData +
+                        "micro_cta_fill_l2.csv --where working_ctas=1,512 --max-bytes 67108864");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: working_ctas, measured, simulated, error_pct, within
+  EXPECT_EQ(r[0][1], "247.7");
+  EXPECT_NEAR(std::stod(r[0][2]), 247.7, 24.8) << o.out;
+  EXPECT_NEAR(std::stod(r[1][2]), 341.4, 34.1) << o.out;
+  EXPECT_LT(std::stod(r[0][2]), std::stod(r[1][2])) << o.out;
+}
+
 TEST(Micro, EmitWritesTheSimulatedProgramsAsCommittedInBenchMicro) {
   const std::string dir = ::testing::TempDir() + "asim_emit";
   const Outcome o = run("micro launch --where kernel=launch_store --where grid=132 --emit " + dir);
