@@ -54,6 +54,10 @@ struct SmParams {
   DispatchOrder dispatch_order = DispatchOrder::kSmId;
   // A placement round with fewer CTAs than SMs with room gives each TPC one before any gets two.
   bool spread_partial_round = false;
+  // With gpc_major: the last dispatch_side_tpcs TPCs form a unit of their own that the block
+  // scheduler visits first and then once every dispatch_side_period GPC visits (0: none).
+  int dispatch_side_tpcs = 0;
+  int dispatch_side_period = 6;
 };
 
 struct TensorParams {

@@ -95,6 +95,18 @@ std::vector<ParamSpec> build_specs() {
       "a placement round with fewer CTAs left than SMs with room gives each TPC one CTA before "
       "any TPC gets two (in sm.dispatch_order)",
       [](GpuConfig& c) -> bool& { return c.sm.spread_partial_round; }));
+  s.push_back(int_param(
+      "sm.dispatch_side_tpcs", "TPCs",
+      "with sm.dispatch_order=gpc_major, the last N TPCs form a dispatch unit of their own: a "
+      "launch places one CTA on each of its SMs first, then again before every "
+      "sm.dispatch_side_period-th GPC visit, no SM beyond ceil(grid / SMs) (0: they belong to "
+      "their GPCs)",
+      [](GpuConfig& c) -> int& { return c.sm.dispatch_side_tpcs; }, 0, 1024));
+  s.push_back(int_param(
+      "sm.dispatch_side_period", "GPC visits",
+      "GPC visits per visit of the sm.dispatch_side_tpcs unit (it comes before GPC visits "
+      "P-1, 2P-1, ...)",
+      [](GpuConfig& c) -> int& { return c.sm.dispatch_side_period; }, 1, 1024));
   s.push_back(
       bool_param("sm.compute_overlap",
                  "the pipes of one COMPUTE run side by side (true) or one after another (false)",

@@ -70,6 +70,7 @@ class Run {
 
  private:
   void dispatch_initial(Time t);
+  void place_by_units(const std::vector<Sm*>& order, size_t side, Time t);
   void dispatch_to(Sm& sm, Time t);
   Time next_launch_time(Time t);
   void loop();
@@ -131,6 +132,16 @@ void Run::dispatch_initial(Time t) {
       order.push_back(sm.get());
     }
   }
+  const int side_tpcs =
+      m_config.sm.dispatch_order == DispatchOrder::kGpcMajor
+          ? std::min(m_config.sm.dispatch_side_tpcs, static_cast<int>(m_sms.size() / 2))
+          : 0;
+  if (side_tpcs > 0) {
+    // The side unit's SMs lead the order (a partial round serves them first, too).
+    const size_t first_side = m_sms.size() / 2 * 2 - static_cast<size_t>(side_tpcs) * 2;
+    std::stable_partition(order.begin(), order.end(),
+                          [&](const Sm* sm) { return sm->id() >= first_side; });
+  }
   if (m_options.first_sm > 0) {
     const auto at = std::find_if(order.begin(), order.end(), [&](const Sm* sm) {
       return static_cast<int>(sm->id()) == m_options.first_sm;
@@ -139,6 +150,9 @@ void Run::dispatch_initial(Time t) {
       throw_input_error("first_sm", "no SM {} (the GPU has {})", m_options.first_sm, m_sms.size());
     }
     std::rotate(order.begin(), at, order.end());
+  }
+  if (side_tpcs > 0 && m_options.first_sm == 0) {
+    place_by_units(order, static_cast<size_t>(side_tpcs) * 2, t);
   }
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
@@ -162,6 +176,56 @@ void Run::dispatch_initial(Time t) {
           sm_taken[id] = 1;
           placed = true;
         }
+      }
+    }
+  }
+}
+
+// sm.dispatch_side_tpcs (micro_cta_fill.csv, 3/4/8 CTAs per SM, and micro_sm_map.csv, 1/2):
+// the H200's block scheduler places one CTA on every SM with room of one unit at a time: the
+// side unit (SMs 124-131, four TPCs that share no cluster with any other SM) first, then GPC
+// 0, 1, ... cyclically, with the side unit again before every sm.dispatch_side_period-th GPC
+// visit, so its SMs fill faster (of 1056 CTAs of 8 per SM, the first 512 put 6 on each of
+// them and 3-4 on the rest), but none beyond ceil(grid / SMs). `order` holds the side unit's
+// `side` SMs, then GPC by GPC. Stops when no SM has room or fewer CTAs are left than SMs with
+// room (the partial-round rule places those).
+void Run::place_by_units(const std::vector<Sm*>& order, size_t side, Time t) {
+  const int gpcs = m_config.sm.gpcs;
+  std::vector<std::vector<Sm*>> units(static_cast<size_t>(gpcs) + 1);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const size_t u =
+        i < side ? static_cast<size_t>(gpcs) : (order[i]->id() / 2) % static_cast<size_t>(gpcs);
+    units[u].push_back(order[i]);
+  }
+  const int period = m_config.sm.dispatch_side_period;
+  // No SM takes more than its even share of the grid (micro_lsu_placed.csv: 264 CTAs that
+  // could stack 8 per SM land 2 on every SM, where the first 264 of a 396-CTA grid put 3 on
+  // each side-unit SM).
+  const int64_t n_sms = static_cast<int64_t>(order.size());
+  const int64_t share = (m_kernel.num_ctas() + n_sms - 1) / n_sms;
+  const auto open = [&](const Sm* sm) { return sm->fits_another_cta() && sm->live_ctas() < share; };
+  int64_t visit = 0;      // GPC visits so far
+  bool side_next = true;  // the side unit leads
+  while (m_next_cta < m_kernel.num_ctas()) {
+    int64_t room = 0;
+    for (const Sm* sm : order) {
+      room += open(sm) ? 1 : 0;
+    }
+    if (room == 0 ||
+        (m_config.sm.spread_partial_round && m_kernel.num_ctas() - m_next_cta < room)) {
+      return;
+    }
+    size_t u = static_cast<size_t>(gpcs);
+    if (side_next) {
+      side_next = false;
+    } else {
+      u = static_cast<size_t>(visit % gpcs);
+      ++visit;
+      side_next = visit % period == period - 1;
+    }
+    for (Sm* sm : units[u]) {
+      if (m_next_cta < m_kernel.num_ctas() && open(sm)) {
+        sm->launch_cta(m_next_cta++, next_launch_time(t));
       }
     }
   }
