@@ -29,6 +29,8 @@ enum class NocModel : uint8_t { kLatency, kPorts };
 struct SmParams {
   int count = 0;
   int gpcs = 0;
+  // The GPC of each TPC (SMs 2t, 2t+1), as measured; empty: TPC t sits in GPC t mod gpcs.
+  std::vector<int> tpc_gpcs;
   double clock_mhz = 0;
   int max_threads = 0;
   int max_ctas = 0;
@@ -59,6 +61,12 @@ struct SmParams {
   int dispatch_side_tpcs = 0;
   int dispatch_side_period = 6;
 };
+
+// The GPC an SM sits in (sm.tpc_gpcs, else its TPC mod sm.gpcs).
+inline int gpc_of_sm(const SmParams& sm, int id) {
+  const auto tpc = static_cast<size_t>(id / 2);
+  return tpc < sm.tpc_gpcs.size() ? sm.tpc_gpcs[tpc] : id / 2 % sm.gpcs;
+}
 
 struct TensorParams {
   double fp16_flops = 0;  // dense FP16/BF16 FLOP per SM cycle
@@ -161,6 +169,9 @@ struct MemParams {
   double l2_clean_first_probability = 0;  // share of evictions that take a line read once
   int l2_clean_first_ways = 0;            // ... among this many least recently used ways of the set
   int l2_partition1_gpcs = 0;  // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
+  // With sm.dispatch_side_tpcs: bit t set: the side unit's t-th TPC sits in partition 1 (its
+  // TPCs are not placed by GPC).
+  int l2_partition1_side_tpcs = 0;
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
   // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.
   NocModel noc_model = NocModel::kPorts;

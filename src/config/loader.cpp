@@ -162,6 +162,20 @@ static void check_consistency(const GpuConfig& c, const std::string& where) {
   if (c.sm.count % c.sm.gpcs != 0 && c.sm.count < c.sm.gpcs) {
     throw_input_error(where, "sm.count must be at least sm.gpcs");
   }
+  if (!c.sm.tpc_gpcs.empty()) {
+    if (c.sm.tpc_gpcs.size() != static_cast<size_t>(c.sm.count / 2)) {
+      throw_input_error(where,
+                        "sm.tpc_gpcs lists {} TPCs; sm.count {} has {} (give one GPC per TPC, "
+                        "or set it empty: TPC t in GPC t mod sm.gpcs)",
+                        c.sm.tpc_gpcs.size(), c.sm.count, c.sm.count / 2);
+    }
+    for (size_t t = 0; t < c.sm.tpc_gpcs.size(); ++t) {
+      if (c.sm.tpc_gpcs[t] >= c.sm.gpcs) {
+        throw_input_error(where, "sm.tpc_gpcs: TPC {} in GPC {}, but sm.gpcs is {}", t,
+                          c.sm.tpc_gpcs[t], c.sm.gpcs);
+      }
+    }
+  }
 }
 
 GpuConfig load_gpu_config(const std::string& name_or_path,

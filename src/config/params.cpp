@@ -18,6 +18,27 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param(
       "sm.gpcs", "GPCs", "graphics processing clusters (SMs are spread over them)",
       [](GpuConfig& c) -> int& { return c.sm.gpcs; }, 1, 256));
+  s.push_back(ParamSpec{
+      "sm.tpc_gpcs", "list", "GPC per TPC",
+      "the GPC of every TPC (SMs 2t, 2t+1), comma-separated, one entry per TPC; empty: TPC t "
+      "in GPC t mod sm.gpcs. Sets the GPC-major dispatch order, the GPC coalescer groups and "
+      "the partition by l2.partition1_gpcs",
+      [](GpuConfig& c, const std::string& text, const std::string& where) {
+        c.sm.tpc_gpcs.clear();
+        size_t at = 0;
+        while (at < text.size()) {
+          size_t end = text.find(',', at);
+          if (end == std::string::npos) {
+            end = text.size();
+          }
+          const int64_t v = param_build::parse_int(text.substr(at, end - at), where);
+          if (v < 0 || v > 255) {
+            throw_input_error(where, "sm.tpc_gpcs: GPC {} out of range [0, 255]", v);
+          }
+          c.sm.tpc_gpcs.push_back(static_cast<int>(v));
+          at = end + 1;
+        }
+      }});
   s.push_back(float_param(
       "sm.clock_mhz", "MHz", "SM clock (override per run with --sm-clock-mhz)",
       [](GpuConfig& c) -> double& { return c.sm.clock_mhz; }, 1, 10000));

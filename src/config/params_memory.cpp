@@ -148,6 +148,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "GPCs whose SMs sit next to L2 partition 1 (bit g for GPC g; the others are next to "
       "partition 0); 0: the upper half of the GPCs",
       [](GpuConfig& c) -> int& { return c.mem.l2_partition1_gpcs; }, 0, (1 << 30) - 1));
+  s.push_back(int_param(
+      "l2.partition1_side_tpcs", "bitmask",
+      "with sm.dispatch_side_tpcs, the side unit's TPCs that sit next to L2 partition 1 (bit t "
+      "for its t-th TPC; the others, and all of them when 0, next to partition 0); the side "
+      "unit's SMs take no partition from l2.partition1_gpcs",
+      [](GpuConfig& c) -> int& { return c.mem.l2_partition1_side_tpcs; }, 0, (1 << 30) - 1));
   s.push_back(enum_param<NocModel>(
       "noc.model",
       "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing and back-pressure",

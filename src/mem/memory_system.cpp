@@ -241,8 +241,10 @@ int MemorySystem::slice_of(uint64_t line) const {
   return 0;
 }
 
-// SMs pair up into TPCs (2t, 2t+1); TPC t sits in GPC t mod sm.gpcs. Each GPC sits next to one
+// SMs pair up into TPCs (2t, 2t+1); TPC t sits in GPC sm.tpc_gpcs[t] (t mod sm.gpcs when the
+// list is empty). Each GPC sits next to one
 // L2 partition: those of l2.partition1_gpcs next to partition 1 (0: the upper half of the GPCs).
+// The side unit's TPCs (sm.dispatch_side_tpcs, gpc_major) sit where l2.partition1_side_tpcs says.
 int MemorySystem::coalescer_of_sm(int sm) const {
   return m_sm_coalescer[static_cast<size_t>(sm)];
 }
@@ -252,12 +254,18 @@ int MemorySystem::partition_of_sm(int sm) const {
 }
 
 int MemorySystem::place_coalescer(int sm) const {
-  return m_config.mem.l2_coalescer_scope == CoalescerScope::kGpc ? (sm / 2) % m_config.sm.gpcs
+  return m_config.mem.l2_coalescer_scope == CoalescerScope::kGpc ? gpc_of_sm(m_config.sm, sm)
                                                                  : sm / 2;
 }
 
 int MemorySystem::place_partition(int sm) const {
-  const int gpc = (sm / 2) % m_config.sm.gpcs;
+  const int tpcs = m_config.sm.count / 2;
+  const int side = std::min(m_config.sm.dispatch_side_tpcs, tpcs);
+  if (side > 0 && m_config.sm.dispatch_order == DispatchOrder::kGpcMajor && sm / 2 >= tpcs - side &&
+      sm / 2 < tpcs) {
+    return (m_config.mem.l2_partition1_side_tpcs >> (sm / 2 - (tpcs - side))) & 1;
+  }
+  const int gpc = gpc_of_sm(m_config.sm, sm);
   const int mask = m_config.mem.l2_partition1_gpcs;
   if (mask == 0) {
     return gpc < m_config.sm.gpcs / 2 ? 0 : 1;

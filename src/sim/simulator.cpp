@@ -122,7 +122,7 @@ void Run::dispatch_initial(Time t) {
     const int gpcs = m_config.sm.gpcs;
     for (int g = 0; g < gpcs; ++g) {
       for (size_t i = 0; i < m_sms.size(); ++i) {
-        if (static_cast<int>(i / 2) % gpcs == g) {
+        if (gpc_of_sm(m_config.sm, static_cast<int>(i)) == g) {
           order.push_back(m_sms[i].get());
         }
       }
@@ -193,8 +193,8 @@ void Run::place_by_units(const std::vector<Sm*>& order, size_t side, Time t) {
   const int gpcs = m_config.sm.gpcs;
   std::vector<std::vector<Sm*>> units(static_cast<size_t>(gpcs) + 1);
   for (size_t i = 0; i < order.size(); ++i) {
-    const size_t u =
-        i < side ? static_cast<size_t>(gpcs) : (order[i]->id() / 2) % static_cast<size_t>(gpcs);
+    const size_t u = i < side ? static_cast<size_t>(gpcs)
+                              : static_cast<size_t>(gpc_of_sm(m_config.sm, order[i]->id()));
     units[u].push_back(order[i]);
   }
   const int period = m_config.sm.dispatch_side_period;

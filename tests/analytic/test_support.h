@@ -10,7 +10,7 @@ namespace asyncsim::analytic::testing {
 
 inline GpuConfig small_gpu(int sms, int64_t effective_l2) {
   GpuConfig gpu =
-      load_gpu_config("h200", {"sm.gpcs=1", "sm.count=" + std::to_string(sms),
+      load_gpu_config("h200", {"sm.gpcs=1", "sm.tpc_gpcs=", "sm.count=" + std::to_string(sms),
                                "analytic.effective_l2_bytes=" + std::to_string(effective_l2),
                                "analytic.tensor_tflops=1", "dram.bandwidth_gbs=1000"});
   return gpu;

@@ -328,18 +328,44 @@ TEST(MemorySystem, EveryRequestGetsOneResponse) {
 // SMs 2t and 2t+1 sit in GPC t mod 8; l2.partition1_gpcs names the GPCs next to partition 1
 // (the H200's 102 = GPCs 1, 2, 5, 6); 0 keeps the upper half of the GPCs there.
 TEST(MemorySystem, PartitionOfAnSmFollowsItsGpc) {
-  const GpuConfig measured =
-      testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=102"});
+  const GpuConfig measured = testing::simple_gpu(
+      {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=102", "sm.dispatch_side_tpcs=0"});
   const MemorySystem mem(measured, ClockDomain::from_mhz(1000));
   const int want[8] = {0, 1, 1, 0, 0, 1, 1, 0};
   for (int sm = 0; sm < 16; ++sm) {
     EXPECT_EQ(mem.partition_of_sm(sm), want[sm / 2]) << "SM " << sm;
   }
-  const GpuConfig halves =
-      testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=0"});
+  const GpuConfig halves = testing::simple_gpu(
+      {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=0", "sm.dispatch_side_tpcs=0"});
   const MemorySystem old(halves, ClockDomain::from_mhz(1000));
   EXPECT_EQ(old.partition_of_sm(6), 0);  // GPC 3
   EXPECT_EQ(old.partition_of_sm(8), 1);  // GPC 4
+  // A side unit of the last 3 TPCs (SMs 10-15) takes its partitions from its own mask (0b010:
+  // only its second TPC, SMs 12-13, in partition 1), not from GPCs 5, 6, 7 (1, 1, 0).
+  const GpuConfig side = testing::simple_gpu(
+      {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=102", "sm.dispatch_order=gpc_major",
+       "sm.dispatch_side_tpcs=3", "l2.partition1_side_tpcs=2"});
+  const MemorySystem with_side(side, ClockDomain::from_mhz(1000));
+  const int want_side[8] = {0, 1, 1, 0, 0, 0, 1, 0};
+  for (int sm = 0; sm < 16; ++sm) {
+    EXPECT_EQ(with_side.partition_of_sm(sm), want_side[sm / 2]) << "SM " << sm;
+  }
+}
+
+// The H200 config puts every SM next to the partition micro_l2_partition.csv measured
+// (`python3 validation/l2_partition.py`: an SM is far from SM 0's partition when 20+ of its 192
+// first reads were far), through sm.tpc_gpcs, l2.partition1_gpcs and the side unit's
+// l2.partition1_side_tpcs. With TPC t in GPC t mod 8, 38 SMs (64-131) sat on the wrong side.
+TEST(MemorySystem, H200SmsSitNextToTheMeasuredPartition) {
+  const GpuConfig h200 = load_gpu_config("h200", {});
+  const MemorySystem mem(h200, ClockDomain::from_mhz(1000));
+  const std::string measured =
+      "001111000011110000111100001111000011110000111100001111000011110011110000111100111100001111"
+      "001111000011110011110000111100110000001100";
+  ASSERT_EQ(h200.sm.count, static_cast<int>(measured.size()));
+  for (int sm = 0; sm < h200.sm.count; ++sm) {
+    EXPECT_EQ(mem.partition_of_sm(sm), measured[static_cast<size_t>(sm)] - '0') << "SM " << sm;
+  }
 }
 
 // DRAM bytes read by two passes over `n` lines `first`, `first + stride`, ... (one read every
@@ -391,8 +417,8 @@ TEST(MemorySystem, XorSetIndexSpreadsStridedLinesAndKeepsAlignedContiguousOnesEv
 TEST(MemorySystem, TmaStoresLeaveNearCopiesOnlyWhenAsked) {
   for (const bool tma_copies : {false, true}) {
     const GpuConfig cfg = testing::simple_gpu(
-        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
-         "l2.remote_copy_writes=true", "l2.hash=modulo",
+        {"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0", "l2.partition1_gpcs=240",
+         "l2.remote_copy=true", "l2.remote_copy_writes=true", "l2.hash=modulo",
          std::string("l2.remote_copy_tma_writes=") + (tma_copies ? "true" : "false")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
     ASSERT_EQ(mem.partition_of_sm(8), 1);
@@ -416,8 +442,9 @@ TEST(MemorySystem, TmaStoresLeaveNearCopiesOnlyWhenAsked) {
 TEST(MemorySystem, CopyHitsRefreshTheHomeLineWhenAsked) {
   for (const bool touch : {true, false}) {
     const GpuConfig cfg = testing::simple_gpu(
-        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
-         "l2.hash=modulo", "l2.set_index=linear", "l2.clean_first_probability=0",
+        {"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0", "l2.partition1_gpcs=240",
+         "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
+         "l2.clean_first_probability=0",
          std::string("l2.copy_hit_touches_home=") + (touch ? "true" : "false")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
     ASSERT_EQ(mem.partition_of_sm(8), 1);
@@ -470,9 +497,10 @@ TEST(MemorySystem, LinesSharingAFingerprintStayDistinctInTheirSet) {
 // slice (as a far read does), so a written stream takes as much of the L2 as a read one.
 TEST(MemorySystem, FarWritesLeaveANearCopy) {
   for (const bool copies : {true, false}) {
-    const GpuConfig cfg = testing::simple_gpu(
-        {"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240", "l2.remote_copy=true",
-         std::string("l2.remote_copy_writes=") + (copies ? "true" : "false")});
+    const GpuConfig cfg =
+        testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0",
+                             "l2.partition1_gpcs=240", "l2.remote_copy=true",
+                             std::string("l2.remote_copy_writes=") + (copies ? "true" : "false")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
     uint64_t far_line = 0;  // a line in partition 0's slices, written by SM 8 (GPC 4, partition 1)
     while (mem.partition_of_slice(mem.slice_of(far_line)) != 0) {
@@ -503,10 +531,10 @@ TEST(MemorySystem, FarWritesLeaveANearCopy) {
 // last five with a limit of 0.5, so reading them again (newest first) finds 8 or 5 copies.
 TEST(MemorySystem, RemoteCopyOccupancyCapsTheCopiesOfASet) {
   for (const bool capped : {false, true}) {
-    const GpuConfig cfg =
-        testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "l2.partition1_gpcs=240",
-                             "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
-                             std::string("l2.remote_copy_occupancy=") + (capped ? "0.5" : "1")});
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0", "l2.partition1_gpcs=240",
+         "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
+         std::string("l2.remote_copy_occupancy=") + (capped ? "0.5" : "1")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
     ASSERT_EQ(mem.partition_of_sm(8), 1);
     ASSERT_EQ(mem.partition_of_slice(0), 0);
