@@ -64,7 +64,9 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   log2_exact(p.bank_groups, "bank_groups");
   log2_exact(p.banks_per_group, "banks_per_group");
   m_bank_bits = log2_exact(m_banks_per_pc, "banks per pseudo-channel");
-  log2_exact(p.burst_bytes, "burst_bytes");
+  m_burst_shift = log2_exact(p.burst_bytes, "burst_bytes");
+  m_sid_shift = log2_exact(m_banks_per_sid, "banks per SID");
+  m_bg_mask = p.bank_groups - 1;
   m_interleave_shift = log2_exact(p.interleave_bytes, "interleave_bytes");
   m_window_shift = log2_exact(p.window_bytes, "window_bytes");
   const int row_shift = log2_exact(p.row_bytes, "row_bytes");
@@ -104,10 +106,6 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_rtw = ns_to_ps(p.t_rtw_ns);
   m_refi = ns_to_ps(p.t_refi_ns);
   m_refi_div = FastDiv(static_cast<uint64_t>(std::max<Time>(m_refi, 1)));
-  // Divisors of the per-access path (a hardware divide costs tens of cycles).
-  m_burst_div = FastDiv(static_cast<uint64_t>(p.burst_bytes));
-  m_sid_div = FastDiv(static_cast<uint64_t>(m_banks_per_sid));
-  m_bg_div = FastDiv(static_cast<uint64_t>(p.bank_groups));
   m_rfc = ns_to_ps(p.t_rfc_ns);
   m_rfcpb = ns_to_ps(p.t_rfcpb_ns);
   m_ctrl = ns_to_ps(p.ctrl_latency_ns);
@@ -179,14 +177,13 @@ void HbmSystem::decode_window(uint64_t window, DecodeSlot& slot) const {
 // Bank index bits, low to high: bank group, bank within the group, SID. Consecutive bank
 // indices therefore alternate bank groups.
 HbmSystem::Group& HbmSystem::group_of(int pc, int b) {
-  const auto sid = static_cast<int>(m_sid_div.div(static_cast<uint64_t>(b)));
-  const auto bg = static_cast<int>(m_bg_div.mod(static_cast<uint64_t>(b)));
+  const int sid = b >> m_sid_shift;
+  const int bg = b & m_bg_mask;
   return m_groups[static_cast<size_t>(pc * m_groups_per_pc + sid * m_params.bank_groups + bg)];
 }
 
 HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
-  return m_sids[static_cast<size_t>(pc * m_params.stack_ids) +
-                m_sid_div.div(static_cast<uint64_t>(b))];
+  return m_sids[static_cast<size_t>(pc * m_params.stack_ids + (b >> m_sid_shift))];
 }
 
 // Activates are budgeted like the bus: the tRRD/tFAW budget advances from the request's
@@ -336,7 +333,7 @@ void HbmSystem::drain(int pc, Time t) {
 
 Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   const HbmAddress a = decode(addr);
-  const int bursts = std::max(1, static_cast<int>(m_burst_div.div(static_cast<uint64_t>(bytes))));
+  const int bursts = std::max(1, bytes >> m_burst_shift);
   if (m_params.refresh) {
     apply_refresh(a.pc, t);
   }

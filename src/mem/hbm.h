@@ -204,11 +204,12 @@ class HbmSystem {
   int m_pc_groups;        // num_pcs / slots
   int m_group_pow2_bits;  // m_pc_groups = 2^bits * m_group_odd
   int m_group_odd;
-  FastDiv m_odd_div;      // by m_group_odd
-  FastDiv m_refi_div;     // by tREFI (ps)
-  FastDiv m_burst_div;    // by dram.burst_bytes
-  FastDiv m_sid_div;      // by the banks per SID
-  FastDiv m_bg_div;       // by dram.bank_groups
+  FastDiv m_odd_div;   // by m_group_odd
+  FastDiv m_refi_div;  // by tREFI (ps)
+  // Powers of two (checked at construction): the per-access divisions are shifts and masks.
+  int m_burst_shift = 0;  // log2(dram.burst_bytes)
+  int m_sid_shift = 0;    // log2(banks per SID)
+  int m_bg_mask = 0;      // dram.bank_groups - 1
   int m_group_fold_bits;  // fold width for the power-of-two part of the group
   uint64_t m_group_pow2_mask;
   int m_interleave_shift, m_window_shift, m_column_bits, m_bank_bits, m_slot_bits;

@@ -201,12 +201,13 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
   if (!slot.found() || (sectors & ~valid(slot)) != 0) {
     return false;
   }
-  const Time start = reserve_slice(proxy, arrive, sector_count(sectors) * m_sector_bytes);
+  const int nsect = sector_count(sectors);
+  const Time start = reserve_slice(proxy, arrive, nsect);
   touch(slot);
   reused(slot) |= kReused;
   m_served_way = slot;
   ++m_slice_stats[proxy].copy_hits;
-  m_slice_stats[proxy].read_hits += static_cast<uint64_t>(sector_count(sectors));
+  m_slice_stats[proxy].read_hits += static_cast<uint64_t>(nsect);
   ready = std::max(start, fill_time(slot));
   return true;
 }

@@ -58,6 +58,10 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_write_ack = m_l2_clock.cycles(config.mem.l2_write_ack_cycles);
   m_dram_latency = m_dram_clock.cycles(config.mem.dram_latency_cycles);
   m_slice_ps_per_byte = m_l2_clock.period_ps / config.mem.l2_slice_bytes_per_cycle;
+  for (size_t n = 0; n < m_slice_busy.size(); ++n) {
+    const int bytes = static_cast<int>(n) * m_sector_bytes;
+    m_slice_busy[n] = static_cast<Time>(bytes * m_slice_ps_per_byte + 0.5);
+  }
   const double channel_bytes_per_ps =
       config.mem.dram_bandwidth_gbs * 1e-3 / config.mem.dram_channels;
   m_channel_ps_per_byte = 1.0 / channel_bytes_per_ps;
@@ -373,17 +377,10 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   return issue;
 }
 
-Time MemorySystem::reserve_slice(int slice, Time arrive, int bytes) {
-  const Time start = std::max(arrive, m_slice_free[slice]);
-  m_slice_free[slice] = start + static_cast<Time>(bytes * m_slice_ps_per_byte + 0.5);
-  return start;
-}
-
-Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors,
+Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect,
                                  Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
-  const int nsect = sector_count(sectors);
-  const Time start = reserve_slice(slice, arrive, nsect * m_sector_bytes);
+  const Time start = reserve_slice(slice, arrive, nsect);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
     m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
@@ -522,7 +519,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       queued += port_wait(m_slice_in_free[static_cast<size_t>(slice)], t + queued + one_way, sps);
       t += queued;
     }
-    const Time start = reserve_slice(slice, t + one_way, bytes);
+    const Time start = reserve_slice(slice, t + one_way, nsect);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
     m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
     WayRef way = lookup(slice, line_set, req.line);
@@ -565,7 +562,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       }
     }
   } else {
-    done = read_at_slice(slice, line_set, req.line, req.sectors, t + one_way) + one_way;
+    done = read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way) + one_way;
     if (copies) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -235,8 +236,14 @@ class MemorySystem {
   }
   // Serves a read of `line` (in `set`) at `slice` arriving at `arrive`; returns when the data
   // leaves the slice.
-  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, Time arrive);
-  Time reserve_slice(int slice, Time arrive, int bytes);
+  // `nsect`: the sectors in `sectors`.
+  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive);
+  // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
+  Time reserve_slice(int slice, Time arrive, int nsect) {
+    const Time start = std::max(arrive, m_slice_free[slice]);
+    m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)];
+    return start;
+  }
   // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
   // has none) serves this read: then `ready` is when its data leaves the proxy slice.
   bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time& ready);
@@ -376,6 +383,9 @@ class MemorySystem {
   Time m_write_ack;
   Time m_dram_latency;
   double m_slice_ps_per_byte;
+  // A slice's time for n sectors (n <= 8, a mask's bits), rounded as bytes * ps/byte once was:
+  // a table, not a floating-point product per request.
+  std::array<Time, 9> m_slice_busy{};
   double m_channel_ps_per_byte;
   // Per set, its block: fingerprints (m_fp_stride bytes: l2.ways rounded up to whole 8-byte
   // words), then valid sector masks, dirty (written) sector masks (for 20 ways, the first host
