@@ -79,6 +79,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_block_words = (block_bytes + 63) / 64 * 16;
     m_block_lines = static_cast<uint32_t>(m_block_words / 16);
     m_line_prefetches = static_cast<uint32_t>(((ways - 1) * sizeof(Line) + 63) / 64);
+    m_ways20 = ways == 20 && m_block_lines == 2 && m_line_prefetches == 5;
     m_meta_storage.assign(rows * m_block_words + 16, 0);
     const auto misalign = reinterpret_cast<uintptr_t>(m_meta_storage.data()) % 64;
     m_meta = m_meta_storage.data() + (misalign == 0 ? 0 : (64 - misalign) / 4);
