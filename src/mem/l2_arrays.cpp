@@ -1,6 +1,6 @@
 // The L2's tag and way arrays: which set a line indexes, the search of a set, victim choice
-// (LRU, RRIP, clean-first) and the remote-copy proxy's near copies (Sim-FA §IV-C). The request
-// path that uses them is memory_system.cpp.
+// (LRU, RRIP, clean-first: src/mem/l2_victim.h) and the remote-copy proxy's near copies (Sim-FA
+// §IV-C). The request path that uses them is memory_system.cpp.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -9,79 +9,71 @@
 #include <emmintrin.h>
 #endif
 
+#include "mem/l2_victim.h"
 #include "mem/memory_system.h"
 
 namespace asyncsim {
 
-namespace {
-
-// The way among n holding `age`, which is there.
-uint32_t way_of_age(const uint8_t* ages, uint32_t n, uint8_t age) {
-  uint32_t w = 0;
-#if defined(__SSE2__)
-  const __m128i want = _mm_set1_epi8(static_cast<char>(age));
-  for (; w + 16 <= n; w += 16) {
-    const auto hits = static_cast<uint32_t>(_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages + w)), want)));
-    if (hits != 0) {
-      return w + static_cast<uint32_t>(std::countr_zero(hits));
+// The slice hash's tables (slice_of(), l2.hash=ipoly, in memory_system.cpp).
+void MemorySystem::build_ipoly_tables() {
+  // Primitive polynomials of degree 0..10 (bit k set = x^k).
+  static constexpr uint32_t kPoly[] = {0x1,  0x3,  0x7,   0xB,   0x13, 0x25,
+                                       0x43, 0x83, 0x11D, 0x211, 0x409};
+  uint64_t n = static_cast<uint64_t>(m_num_slices);
+  int k = 0;
+  while (n % 2 == 0 && k < 10) {
+    n /= 2;
+    ++k;
+  }
+  m_hash_odd = (static_cast<uint64_t>(m_num_slices) >> k);
+  m_hash_pow2 = static_cast<uint64_t>(m_num_slices) / m_hash_odd;
+  m_odd_div = FastDiv(m_hash_odd);
+  m_slice_div = FastDiv(static_cast<uint64_t>(m_num_slices));
+  m_set_div = FastDiv(static_cast<uint64_t>(m_sets));
+  const uint64_t poly = kPoly[k];
+  std::array<uint64_t, 64> power{};  // x^i mod poly
+  uint64_t v = 1;
+  for (int i = 0; i < 64; ++i) {
+    power[static_cast<size_t>(i)] = k == 0 ? 0 : v;
+    v <<= 1;
+    if (k > 0 && (v >> k) & 1) {
+      v ^= poly;
     }
   }
-#endif
-  while (ages[w] != age) {
-    ++w;
-  }
-  return w;
-}
-
-// The first of n ages that is 0, which is there. (A set fills while a stream first passes
-// through the L2: a search by byte took ten host instructions per way filled.)
-uint32_t first_empty(const uint8_t* ages, uint32_t n) {
-#if defined(__SSE2__)
-  if (n <= 32) {
-    // The block has room for 32 ages (see MemorySystem::stamp()); lanes past the n ways come
-    // after the zero at n - 1 or earlier.
-    const __m128i zero = _mm_setzero_si128();
-    const auto lo = static_cast<uint32_t>(_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages)), zero)));
-    const auto hi = static_cast<uint32_t>(_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ages + 16)), zero)));
-    return static_cast<uint32_t>(std::countr_zero(lo | hi << 16));
-  }
-#endif
-  uint32_t w = 0;
-  while (ages[w] != 0) {
-    ++w;
-  }
-  (void)n;
-  return w;
-}
-
-// Whether one of n flags lacks `bit`: 8 at a time, the last word overlapping the one before.
-bool has_clear_bit(const uint8_t* flags, uint32_t n, uint8_t bit) {
-  const uint64_t ones = 0x0101010101010101ULL * bit;
-  if (n < 8) {
-    for (uint32_t w = 0; w < n; ++w) {
-      if ((flags[w] & bit) == 0) {
-        return true;
+  // The partition is the parity of the granule's address bits but its bits 2 and 4 (see
+  // slice_of()): of the line's bits under this mask.
+  const uint64_t part_mask = m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << m_granule_shift;
+  m_ipoly_table.assign(8 * 256, 0);
+  m_odd_residue.assign(8 * 256, 0);
+  for (int byte = 0; byte < 8; ++byte) {
+    for (int value = 0; value < 256; ++value) {
+      uint64_t r = 0;
+      for (int bit = 0; bit < 8; ++bit) {
+        if (value & (1 << bit)) {
+          r ^= power[static_cast<size_t>(byte * 8 + bit)];
+        }
       }
-    }
-    return false;
-  }
-  uint64_t all = ones;
-  for (uint32_t w = 0;; w += 8) {
-    const uint32_t at = std::min(w, n - 8);
-    uint64_t word = 0;
-    std::memcpy(&word, flags + at, sizeof word);
-    all &= word;
-    if (at == n - 8) {
-      break;
+      const uint64_t bits = static_cast<uint64_t>(value) << (8 * byte);
+      const auto i = static_cast<size_t>(byte) * 256 + static_cast<size_t>(value);
+      m_ipoly_table[i] = static_cast<uint32_t>(r) |
+                         static_cast<uint32_t>(__builtin_parityll(bits & part_mask)) << kPartBit;
+      m_odd_residue[i] = static_cast<uint32_t>(m_odd_div.mod(bits));
     }
   }
-  return (all & ones) != ones;
 }
 
-}  // namespace
+void MemorySystem::fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) const {
+  uint32_t bits = 0;
+  uint32_t residue = 0;
+  size_t table = 256;
+  for (uint64_t rest = upper; rest != 0; rest >>= 8, table += 256) {
+    bits ^= m_ipoly_table[table + (rest & 0xFF)];
+    residue += m_odd_residue[table + (rest & 0xFF)];
+  }
+  slot.upper = upper;
+  slot.bits = bits;
+  slot.residue = static_cast<uint32_t>(m_odd_div.mod(residue));
+}
 
 size_t MemorySystem::mix_set(uint64_t line) const {
   return static_cast<size_t>(mix64(line) % static_cast<uint64_t>(m_sets));
@@ -90,81 +82,6 @@ size_t MemorySystem::mix_set(uint64_t line) const {
 void MemorySystem::write_back(WayRef r, Time t) {
   dram_write(tag(r), dirty(r), t);
   dirty(r) = 0;
-}
-
-inline MemorySystem::WayRef MemorySystem::install(WayRef r, uint64_t line, Time t, uint8_t insert) {
-  uint8_t* b = bytes(r.row);
-  if (b[m_off_dirty + r.w] != 0) [[unlikely]] {  // an empty way is never dirty
-    write_back(r, t);
-  }
-  m_lines[index(r)] = Line{line, 0};
-  b[r.w] = fingerprint(line);
-  b[m_off_valid + r.w] = 0;
-  b[m_off_rrpv + r.w] = insert;
-  b[m_off_reused + r.w] = 0;
-  // The age stays: the stamp() that follows every install makes the way the most recent,
-  // keeping the set's ages 1..k (zeroing it would leave a gap above it).
-  return r;
-}
-
-MemorySystem::WayRef MemorySystem::allocate(uint32_t row, uint64_t line, Time t, uint8_t insert) {
-  const auto ways = static_cast<uint32_t>(m_ways);
-  const uint8_t* age = age_row(row);
-  // Ways fill in order and are never emptied, and each is stamped as it fills (ages start at
-  // 1): a set whose last way has an age is full, else its first way without one is empty.
-  if (age[ways - 1] == 0) {
-    return install({row, first_empty(age, ways)}, line, t, insert);
-  }
-  if (m_rrip) {
-    // The most distant prediction (the least recently used among equals); the set then ages by
-    // what the victim lacked of the most distant value, so the next eviction finds one there
-    // when the prediction of no line improved meanwhile.
-    uint8_t* rrpv = rrpv_row(row);
-    uint8_t distant = 0;
-    uint8_t oldest = 0;
-    uint32_t victim = 0;
-    for (uint32_t w = 0; w < ways; ++w) {
-      if (rrpv[w] > distant || (rrpv[w] == distant && age[w] > oldest)) {
-        distant = rrpv[w];
-        oldest = age[w];
-        victim = w;
-      }
-    }
-    if (distant < m_rrip_max) {
-      const auto gap = static_cast<uint8_t>(m_rrip_max - distant);
-      for (uint32_t w = 0; w < ways; ++w) {
-        rrpv[w] = static_cast<uint8_t>(rrpv[w] + gap);
-      }
-    }
-    return install({row, victim}, line, t, insert);
-  }
-  // Least recently used: in a full set the ages are 1..l2.ways, the oldest at l2.ways. The
-  // oldest line read only once is looked for only when clean-first is drawn and the oldest
-  // line is a reused one (under half the evictions with l2.clean_first_probability = 0.5).
-  const uint8_t* reused = reused_row(row);
-  uint32_t victim = way_of_age(age, ways, static_cast<uint8_t>(ways));
-  // (The draw counts every eviction that has a clean line, the oldest one included.)
-  if (m_clean_first_threshold != 0 && has_clear_bit(reused, ways, kReused) && clean_first_now() &&
-      (reused[victim] & kReused) != 0) {
-    uint8_t oldest_clean = 0;
-    for (uint32_t w = 0; w < ways; ++w) {
-      if ((reused[w] & kReused) == 0) {
-        oldest_clean = std::max(oldest_clean, age[w]);
-      }
-    }
-    // Only a line among the l2.clean_first_ways least recently used: one just filled, whose
-    // other readers are still on their way, stays. (The ways older than it are those of the
-    // ages above its own.)
-    if (static_cast<int>(ways - oldest_clean) < m_clean_first_ways) {
-      victim = way_of_age(age, ways, oldest_clean);
-    }
-  }
-  return install({row, victim}, line, t, insert);
-}
-
-bool MemorySystem::clean_first_now() {
-  return m_clean_first_threshold == UINT64_MAX ||
-         mix64(++m_evictions * 0x9e3779b97f4a7c15ULL) < m_clean_first_threshold;
 }
 
 // Inlined into insert_copy(), its only caller.

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 
+#include "mem/l2_victim.h"
 #include "util/error.h"
 
 namespace asyncsim {
@@ -13,6 +14,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_l2_clock(ClockDomain::from_mhz(config.mem.l2_clock_mhz)),
       m_dram_clock(ClockDomain::from_mhz(config.mem.dram_clock_mhz)),
       m_num_slices(config.mem.l2_slices),
+      m_half_slices(config.mem.l2_slices / 2),
       m_sets(config.l2_sets()),
       m_ways(config.mem.l2_ways),
       m_sector_bytes(config.mem.sector_bytes),
@@ -143,64 +145,39 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   }
 }
 
-void MemorySystem::build_ipoly_tables() {
-  // Primitive polynomials of degree 0..10 (bit k set = x^k).
-  static constexpr uint32_t kPoly[] = {0x1,  0x3,  0x7,   0xB,   0x13, 0x25,
-                                       0x43, 0x83, 0x11D, 0x211, 0x409};
-  uint64_t n = static_cast<uint64_t>(m_num_slices);
-  int k = 0;
-  while (n % 2 == 0 && k < 10) {
-    n /= 2;
-    ++k;
+// l2.hash=ipoly; inlined at the request path's two callers (a call and a switch cost ~15 host
+// instructions a request).
+[[gnu::always_inline]] inline int MemorySystem::ipoly_slice(uint64_t line) const {
+  // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
+  // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
+  // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
+  // Both are linear in the line's bytes (see m_ipoly_table): the upper bytes' share from
+  // their slot, the low byte's from the tables.
+  const uint64_t upper = line >> 8;
+  SliceHashSlot& slot = m_slice_hash_slots[upper & (kSliceHashSlots - 1)];
+  if (slot.upper != upper) {
+    fill_slice_hash_slot(upper, slot);
   }
-  m_hash_odd = (static_cast<uint64_t>(m_num_slices) >> k);
-  m_hash_pow2 = static_cast<uint64_t>(m_num_slices) / m_hash_odd;
-  m_odd_div = FastDiv(m_hash_odd);
-  m_slice_div = FastDiv(static_cast<uint64_t>(m_num_slices));
-  m_set_div = FastDiv(static_cast<uint64_t>(m_sets));
-  const uint64_t poly = kPoly[k];
-  std::array<uint64_t, 64> power{};  // x^i mod poly
-  uint64_t v = 1;
-  for (int i = 0; i < 64; ++i) {
-    power[static_cast<size_t>(i)] = k == 0 ? 0 : v;
-    v <<= 1;
-    if (k > 0 && (v >> k) & 1) {
-      v ^= poly;
-    }
+  const auto low = static_cast<size_t>(line & 0xFF);
+  const uint32_t bits = slot.bits ^ m_ipoly_table[low];
+  uint32_t residue = slot.residue + m_odd_residue[low];  // < 2 odd
+  if (residue >= m_hash_odd) {
+    residue -= static_cast<uint32_t>(m_hash_odd);
   }
-  // The partition is the parity of the granule's address bits but its bits 2 and 4 (see
-  // slice_of()): of the line's bits under this mask.
-  const uint64_t part_mask = m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << m_granule_shift;
-  m_ipoly_table.assign(8 * 256, 0);
-  m_odd_residue.assign(8 * 256, 0);
-  for (int byte = 0; byte < 8; ++byte) {
-    for (int value = 0; value < 256; ++value) {
-      uint64_t r = 0;
-      for (int bit = 0; bit < 8; ++bit) {
-        if (value & (1 << bit)) {
-          r ^= power[static_cast<size_t>(byte * 8 + bit)];
-        }
-      }
-      const uint64_t bits = static_cast<uint64_t>(value) << (8 * byte);
-      const auto i = static_cast<size_t>(byte) * 256 + static_cast<size_t>(value);
-      m_ipoly_table[i] = static_cast<uint32_t>(r) |
-                         static_cast<uint32_t>(__builtin_parityll(bits & part_mask)) << kPartBit;
-      m_odd_residue[i] = static_cast<uint32_t>(m_odd_div.mod(bits));
-    }
+  const auto slice =
+      static_cast<int>(residue * m_hash_pow2 + (bits & ((uint32_t{1} << kPartBit) - 1)));
+  if (m_granule_shift == 0) {
+    return slice;
   }
-}
-
-void MemorySystem::fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) const {
-  uint32_t bits = 0;
-  uint32_t residue = 0;
-  size_t table = 256;
-  for (uint64_t rest = upper; rest != 0; rest >>= 8, table += 256) {
-    bits ^= m_ipoly_table[table + (rest & 0xFF)];
-    residue += m_odd_residue[table + (rest & 0xFF)];
-  }
-  slot.upper = upper;
-  slot.bits = bits;
-  slot.residue = static_cast<uint32_t>(m_odd_div.mod(residue));
+  // l2.partition_granule_bytes: the granule's hash picks the partition (micro_l2_partition_
+  // contig.csv: on the H200 every aligned 4 KB lies in one partition), the line's slice
+  // within it; the halves (slice mod N/2) stay balanced for N = 3 * 2^k.
+  const int half = m_half_slices;
+  // The partition is the parity of the granule's address bits but its bits 2 and 4 (the
+  // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
+  // inverted, repeated; bits above 8 are not observed and all taken): bit kPartBit of bits.
+  const auto part = static_cast<int>(bits >> kPartBit);
+  return part * half + (slice >= half ? slice - half : slice);  // slice < 2 half
 }
 
 int MemorySystem::slice_of(uint64_t line) const {
@@ -210,38 +187,8 @@ int MemorySystem::slice_of(uint64_t line) const {
       return static_cast<int>(line % n);
     case SliceHash::kXor:
       return static_cast<int>((line ^ (line >> 5)) % n);
-    case SliceHash::kIpoly: {
-      // N = odd * 2^k slices: the odd factor from the line index modulo it (2^j strides cycle
-      // through every residue), the 2^k part from an IPOLY remainder (irreducible polynomial
-      // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
-      // Both are linear in the line's bytes (see m_ipoly_table): the upper bytes' share from
-      // their slot, the low byte's from the tables.
-      const uint64_t upper = line >> 8;
-      SliceHashSlot& slot = m_slice_hash_slots[upper & (kSliceHashSlots - 1)];
-      if (slot.upper != upper) {
-        fill_slice_hash_slot(upper, slot);
-      }
-      const auto low = static_cast<size_t>(line & 0xFF);
-      const uint32_t bits = slot.bits ^ m_ipoly_table[low];
-      uint32_t residue = slot.residue + m_odd_residue[low];  // < 2 odd
-      if (residue >= m_hash_odd) {
-        residue -= static_cast<uint32_t>(m_hash_odd);
-      }
-      const auto slice =
-          static_cast<int>(residue * m_hash_pow2 + (bits & ((uint32_t{1} << kPartBit) - 1)));
-      if (m_granule_shift == 0) {
-        return slice;
-      }
-      // l2.partition_granule_bytes: the granule's hash picks the partition (micro_l2_partition_
-      // contig.csv: on the H200 every aligned 4 KB lies in one partition), the line's slice
-      // within it; the halves (slice mod N/2) stay balanced for N = 3 * 2^k.
-      const int half = m_num_slices / 2;
-      // The partition is the parity of the granule's address bits but its bits 2 and 4 (the
-      // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
-      // inverted, repeated; bits above 8 are not observed and all taken): bit kPartBit of bits.
-      const auto part = static_cast<int>(bits >> kPartBit);
-      return part * half + (slice >= half ? slice - half : slice);  // slice < 2 half
-    }
+    case SliceHash::kIpoly:
+      return ipoly_slice(line);
   }
   return 0;
 }
@@ -378,8 +325,10 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   return issue;
 }
 
-Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect,
-                                 Time arrive) {
+// Inlined into access(), its only caller.
+[[gnu::always_inline]] inline Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line,
+                                                               uint8_t sectors, int nsect,
+                                                               Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
   const Time start = reserve_slice(slice, arrive, nsect);
   WayRef way = lookup(slice, set, line);
@@ -426,7 +375,8 @@ Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line, uint8_t s
   return fill;
 }
 
-void MemorySystem::look_ahead(const MemRequest& req) {
+// Inlined into access(), its only caller: the call saved and restored six registers.
+[[gnu::always_inline]] inline void MemorySystem::look_ahead(const MemRequest& req) {
   const uint64_t stride = req.line - m_prev_line;
   m_prev_line = req.line;
   if (stride != m_prev_stride || m_miss_run <= kMissRunEarly) {
@@ -441,7 +391,7 @@ void MemorySystem::look_ahead(const MemRequest& req) {
   // in vain.
   const uint64_t next = req.line + stride;
   m_ahead_line = next;
-  m_ahead_slice = slice_of(next);
+  m_ahead_slice = m_hash == SliceHash::kIpoly ? ipoly_slice(next) : slice_of(next);
   m_ahead_set = set_of(next);
   prefetch_set(m_ahead_slice, m_ahead_set);
   if (m_remote_copy) {
@@ -486,7 +436,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     slice = m_ahead_slice;
     line_set = m_ahead_set;
   } else {
-    slice = slice_of(req.line);
+    slice = m_hash == SliceHash::kIpoly ? ipoly_slice(req.line) : slice_of(req.line);
     line_set = set_of(req.line);
   }
   const int proxy = proxy_of(slice);

@@ -110,10 +110,10 @@ class MemorySystem {
   }
   int partition_of_sm(int sm) const;
   int coalescer_of_sm(int sm) const;  // index of the request coalescer an SM's reads go through
-  int partition_of_slice(int slice) const { return slice < m_num_slices / 2 ? 0 : 1; }
+  int partition_of_slice(int slice) const { return slice < m_half_slices ? 0 : 1; }
   // The slice in the other partition at the same position: where a far line's near copy goes.
   int proxy_of(int slice) const {
-    const int proxy = slice + m_num_slices / 2;
+    const int proxy = slice + m_half_slices;
     return proxy >= m_num_slices ? proxy - m_num_slices : proxy;
   }
   // The share (0 <= share < 1) of l2.pair_spread_cycles an SM-slice pair adds to its round
@@ -349,6 +349,7 @@ class MemorySystem {
   ClockDomain m_l2_clock;
   ClockDomain m_dram_clock;
   int m_num_slices;
+  int m_half_slices;  // m_num_slices / 2 (a signed division took three host instructions)
   int m_sets;
   int m_ways;
   int m_sector_bytes;
@@ -450,6 +451,7 @@ class MemorySystem {
   mutable std::vector<SliceHashSlot> m_slice_hash_slots =
       std::vector<SliceHashSlot>(kSliceHashSlots);
   void fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) const;
+  int ipoly_slice(uint64_t line) const;  // slice_of() under l2.hash=ipoly
   SliceHash m_hash = SliceHash::kIpoly;  // l2.hash
   uint64_t m_hash_odd = 1;               // odd factor of the slice count
   uint64_t m_hash_pow2 = 1;              // the slice count / m_hash_odd
