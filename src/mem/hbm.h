@@ -110,6 +110,8 @@ class HbmSystem {
   explicit HbmSystem(const HbmParams& params);
 
   Time access(uint64_t addr, int bytes, bool write, Time t);
+  // access() of a read (write = false), inline in mem/hbm_path.h.
+  Time read_access(uint64_t addr, int bytes, Time t);
   // A hint with no effect on any result: starts loading the state an access to `addr` reads
   // (its bank, bank group, SID and pseudo-channel) into the host's caches.
   void prefetch(uint64_t addr) const {

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 
+#include "mem/hbm_path.h"
 #include "mem/l2_victim.h"
 #include "util/error.h"
 
@@ -262,7 +263,7 @@ void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
     const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes) +
                           static_cast<uint64_t>(std::countr_zero(mask) * m_sector_bytes);
     const int fit = std::min(bytes, m_line_bytes - std::countr_zero(mask) * m_sector_bytes);
-    done = m_hbm->access(addr, fit, false, t);
+    done = m_hbm->read_access(addr, fit, t);
   } else {
     done = dram_transfer(line, bytes, t) + m_dram_latency;
   }
