@@ -84,6 +84,22 @@ TEST(Config, BadValuesAreRejectedWithTheirRange) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("gives 204"), std::string::npos) << e.what();
   }
+  // sm.tpc_gpcs names one GPC per TPC: a count of SMs it does not cover, or a GPC beyond
+  // sm.gpcs, is refused; an empty list falls back to TPC t in GPC t mod sm.gpcs.
+  try {
+    load_gpu_config("h200", {"sm.count=64"});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sm.tpc_gpcs lists 66 TPCs; sm.count 64 has 32"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(load_gpu_config("h200", {"sm.count=4", "sm.gpcs=2", "sm.tpc_gpcs=0,8"}), InputError);
+  EXPECT_THROW(load_gpu_config("h200", {"sm.count=4", "sm.gpcs=2", "sm.tpc_gpcs=0,x"}), InputError);
+  const GpuConfig four = load_gpu_config("h200", {"sm.count=4", "sm.gpcs=2", "sm.tpc_gpcs="});
+  EXPECT_TRUE(four.sm.tpc_gpcs.empty());
+  EXPECT_EQ(gpc_of_sm(four.sm, 3), 1);
+  EXPECT_EQ(gpc_of_sm(load_gpu_config("h200").sm, 64), 1);  // TPC 32: GPC 1, not 32 mod 8
   EXPECT_NO_THROW(load_gpu_config("h200", {"l2.set_index=linear", "l2.slices=120"}));
   EXPECT_NO_THROW(load_gpu_config("h200", {"l2.replacement=rrip", "l2.rrip_levels=8",
                                            "l2.rrip_read_insert=6", "l2.rrip_hit_level=7"}));
