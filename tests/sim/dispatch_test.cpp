@@ -1,0 +1,148 @@
+// Where the block scheduler places a launch's CTAs: GPC-major order, the partial-round spread
+// over TPCs, and the H200's side unit (micro_sm_map.csv, micro_gemm_cta_map.csv,
+// micro_cta_fill.csv, micro_lsu_placed.csv).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace asyncsim {
+namespace {
+
+using program::KernelBuilder;
+using testing::simple_gpu;
+
+TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
+  KernelBuilder b("place");
+  b.set_grid(4);
+  b.set_resources(128, 200000);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps ops;
+  ops.cycles = "10";
+  b.compute(ops);
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const auto ctas_on = [&](const GpuConfig& c) {
+    const SimResult r = simulate(k, c);
+    std::vector<int> on;
+    for (int sm = 0; sm < 8; ++sm) {
+      if (r.counters.at(fmt::format("sm[{}].ctas", sm)) > 0) {
+        on.push_back(sm);
+      }
+    }
+    return on;
+  };
+  // (Four CTAs on eight SMs are a partial round: sm.spread_partial_round, tested below, would
+  // give each TPC one first.)
+  GpuConfig c = simple_gpu(
+      {"sm.count=8", "sm.gpcs=2", "sm.dispatch_order=sm_id", "sm.spread_partial_round=false"});
+  EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 2, 3}));
+  c.sm.dispatch_order = DispatchOrder::kGpcMajor;
+  EXPECT_EQ(ctas_on(c), (std::vector<int>{0, 1, 4, 5}));
+}
+
+// sm.spread_partial_round on 4 SMs in 2 TPCs, two CTAs per SM: 6 CTAs fill every SM once,
+// then the last 2 (fewer than the 4 SMs with room) go to one SM of each TPC (0 and 2) instead
+// of both SMs of TPC 0, as the H200 placed 384x8192x8192's last 60 CTAs
+// (micro_gemm_cta_map.csv). A partial first round likewise: 2 CTAs on 4 SMs use both TPCs.
+TEST(Dispatch, PartialRoundSpreadsOverTpcs) {
+  const auto per_sm = [](int ctas, const GpuConfig& c) {
+    KernelBuilder b("place");
+    b.set_grid(ctas);
+    b.set_resources(32, c.sm.smem_bytes / 2 - 4096);
+    b.begin_role("main", 1);
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = "10";
+    b.compute(ops);
+    b.end_role();
+    const SimResult r = simulate(b.finish(), c);
+    std::vector<int> n;
+    for (int sm = 0; sm < 4; ++sm) {
+      n.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].ctas", sm))));
+    }
+    return n;
+  };
+  GpuConfig c = simple_gpu(
+      {"sm.count=4", "sm.gpcs=1", "sm.dispatch_order=sm_id", "sm.spread_partial_round=true"});
+  EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 1, 2, 1}));
+  EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 0, 1, 0}));
+  c.sm.spread_partial_round = false;
+  EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 2, 1, 1}));
+  EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 1, 0, 0}));
+}
+
+// sm.dispatch_side_tpcs on 12 SMs in 2 GPCs (TPC t in GPC t mod 2) whose last TPC (SMs 10, 11)
+// is the side unit, visited first and before every 2nd GPC visit (period 2), 3 CTAs per SM,
+// 36 CTAs. Visits: side (CTAs 0-1 on SMs 10, 11), GPC 0 (2-7 on 0, 1, 4, 5, 8, 9), side (8-9),
+// GPC 1 (10-13 on 2, 3, 6, 7), GPC 0 (14-19), side (20-21): of the first 22 CTAs the side SMs
+// hold 3, GPC 0's 2 and GPC 1's 1 (micro_cta_fill.csv: the H200's SMs 124-131 hold 6 of the
+// first 512 of 1056 CTAs, the others 3-4).
+TEST(Dispatch, SideUnitFillsFaster) {
+  const auto working = [](const GpuConfig& c) {
+    const auto instructions = [&](int n) {
+      KernelBuilder b("place");
+      b.set_grid(36);
+      b.set_resources(32, c.sm.smem_bytes / 3 - 4096);
+      b.begin_role("main", 1);
+      KernelBuilder::ComputeOps ops;
+      ops.cycles = "10";
+      b.compute(ops);
+      b.if_(fmt::format("cta < {}", n));
+      b.compute(ops);
+      b.end_if();
+      b.end_role();
+      const SimResult r = simulate(b.finish(), c);
+      std::vector<int> v;
+      for (int sm = 0; sm < 12; ++sm) {
+        v.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].instructions", sm))));
+      }
+      return v;
+    };
+    const std::vector<int> with = instructions(22);
+    const std::vector<int> without = instructions(0);
+    std::vector<int> n;
+    for (size_t i = 0; i < with.size(); ++i) {
+      n.push_back(with[i] - without[i]);
+    }
+    return n;
+  };
+  GpuConfig c = simple_gpu({"sm.count=12", "sm.gpcs=2", "sm.dispatch_order=gpc_major",
+                            "sm.spread_partial_round=true", "sm.dispatch_side_tpcs=1",
+                            "sm.dispatch_side_period=2"});
+  EXPECT_EQ(working(c), (std::vector<int>{2, 2, 1, 1, 2, 2, 1, 1, 2, 2, 3, 3}));
+  // TPC 5 back in GPC 1: two rounds of GPC 0 (0, 1, 4, 5, 8, 9), then GPC 1 (2, 3, 6, 7, 10,
+  // 11) hold 24 CTAs, so SMs 10 and 11 get the fewest.
+  c.sm.dispatch_side_tpcs = 0;
+  EXPECT_EQ(working(c), (std::vector<int>{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1}));
+}
+
+// The unit-by-unit fill stops at an SM's even share of the grid (micro_lsu_placed.csv: 264 CTAs
+// with room for 8 per SM land 2 on each of the H200's SMs). 24 CTAs on 12 SMs with room for 3:
+// the side unit (SMs 10, 11) comes first and again before the second GPC visit, yet holds 2.
+// Without the cap it would take 3 and SMs 2, 3, 6, 7 would take 1.
+TEST(Dispatch, SideUnitTakesNoMoreThanItsShare) {
+  GpuConfig c = simple_gpu({"sm.count=12", "sm.gpcs=2", "sm.dispatch_order=gpc_major",
+                            "sm.spread_partial_round=true", "sm.dispatch_side_tpcs=1",
+                            "sm.dispatch_side_period=2"});
+  const auto ctas = [&](int grid) {
+    KernelBuilder b("share");
+    b.set_grid(grid);
+    b.set_resources(32, c.sm.smem_bytes / 3 - 4096);
+    b.begin_role("main", 1);
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = "10";
+    b.compute(ops);
+    b.end_role();
+    const SimResult r = simulate(b.finish(), c);
+    std::vector<int> v;
+    for (int sm = 0; sm < 12; ++sm) {
+      v.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].ctas", sm))));
+    }
+    return v;
+  };
+  EXPECT_EQ(ctas(24), std::vector<int>(12, 2));
+  EXPECT_EQ(ctas(36), std::vector<int>(12, 3));
+}
+
+}  // namespace
+}  // namespace asyncsim
