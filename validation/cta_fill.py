@@ -17,7 +17,9 @@ import csv
 import os
 import statistics
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
+
+from sm_map import cluster_groups
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASSES = 2048  # cta_fill.cu
@@ -28,26 +30,7 @@ def sm_groups():
     rows = list(csv.DictReader(
         line for line in open(os.path.join(HERE, "data", "h200", "micro_sm_map.csv"))
         if not line.startswith("#")))
-    parent = {}
-
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    groups = defaultdict(set)
-    for r in rows:
-        if r["table"] == "cluster":
-            groups[int(r["group"])].add(int(r["smid"]))
-    for sms in groups.values():
-        sms = sorted(sms)
-        for s in sms[1:]:
-            parent[find(s)] = find(sms[0])
-    comps = defaultdict(list)
-    for s in sorted({int(r["smid"]) for r in rows}):
-        comps[find(s)].append(s)
-    return {s: g for g, sms in enumerate(sorted(comps.values(), key=min)) for s in sms}
+    return cluster_groups(rows)
 
 
 def main():

@@ -12,10 +12,9 @@ import sys
 from collections import defaultdict
 
 
-def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "data", "h200", "micro_sm_map.csv")
-    rows = list(csv.DictReader(line for line in open(path) if not line.startswith("#")))
+def cluster_groups(rows):
+    """SM -> group: SMs that shared a cluster (micro_sm_map.csv's cluster table) joined by
+    union-find; groups numbered by their lowest SM. Also used by validation/cta_fill.py."""
     parent = {}
 
     def find(x):
@@ -32,12 +31,19 @@ def main():
         sms = sorted(sms)
         for s in sms[1:]:
             parent[find(s)] = find(sms[0])
-    all_sms = sorted({int(r["smid"]) for r in rows})
     comps = defaultdict(list)
-    for s in all_sms:
+    for s in sorted({int(r["smid"]) for r in rows}):
         comps[find(s)].append(s)
-    gpcs = sorted(comps.values(), key=min)
-    gpc_of = {s: g for g, sms in enumerate(gpcs) for s in sms}
+    return {s: g for g, sms in enumerate(sorted(comps.values(), key=min)) for s in sms}
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "data", "h200", "micro_sm_map.csv")
+    rows = list(csv.DictReader(line for line in open(path) if not line.startswith("#")))
+    all_sms = sorted({int(r["smid"]) for r in rows})
+    gpc_of = cluster_groups(rows)
+    gpcs = [sorted(s for s in all_sms if gpc_of[s] == g) for g in range(max(gpc_of.values()) + 1)]
     print(f"{len(all_sms)} SMs in {len(gpcs)} cluster-connected groups (a GPC, or part of one):")
     for g, sms in enumerate(gpcs):
         print(f"  group {g}: {len(sms)} SMs {sms}")
