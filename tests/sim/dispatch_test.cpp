@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "test_util.h"
 
 namespace asyncsim {
@@ -11,6 +14,32 @@ namespace {
 
 using program::KernelBuilder;
 using testing::simple_gpu;
+
+// A grid of `grid` CTAs, each a 10-cycle COMPUTE (a second one for CTAs below `working`),
+// `per_sm` of them fitting an SM by shared memory; returns counter `what` (sm[i].what) of
+// every SM.
+std::vector<int> per_sm_counter(const GpuConfig& c, int grid, int per_sm, int working,
+                                const std::string& what) {
+  KernelBuilder b("place");
+  b.set_grid(grid);
+  b.set_resources(32, c.sm.smem_bytes / per_sm - 4096);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps ops;
+  ops.cycles = "10";
+  b.compute(ops);
+  if (working > 0) {
+    b.if_(fmt::format("cta < {}", working));
+    b.compute(ops);
+    b.end_if();
+  }
+  b.end_role();
+  const SimResult r = simulate(b.finish(), c);
+  std::vector<int> v;
+  for (int sm = 0; sm < c.sm.count; ++sm) {
+    v.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].{}", sm, what))));
+  }
+  return v;
+}
 
 TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
   KernelBuilder b("place");
@@ -47,20 +76,7 @@ TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
 // (micro_gemm_cta_map.csv). A partial first round likewise: 2 CTAs on 4 SMs use both TPCs.
 TEST(Dispatch, PartialRoundSpreadsOverTpcs) {
   const auto per_sm = [](int ctas, const GpuConfig& c) {
-    KernelBuilder b("place");
-    b.set_grid(ctas);
-    b.set_resources(32, c.sm.smem_bytes / 2 - 4096);
-    b.begin_role("main", 1);
-    KernelBuilder::ComputeOps ops;
-    ops.cycles = "10";
-    b.compute(ops);
-    b.end_role();
-    const SimResult r = simulate(b.finish(), c);
-    std::vector<int> n;
-    for (int sm = 0; sm < 4; ++sm) {
-      n.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].ctas", sm))));
-    }
-    return n;
+    return per_sm_counter(c, ctas, 2, 0, "ctas");
   };
   GpuConfig c = simple_gpu(
       {"sm.count=4", "sm.gpcs=1", "sm.dispatch_order=sm_id", "sm.spread_partial_round=true"});
@@ -79,27 +95,8 @@ TEST(Dispatch, PartialRoundSpreadsOverTpcs) {
 // first 512 of 1056 CTAs, the others 3-4).
 TEST(Dispatch, SideUnitFillsFaster) {
   const auto working = [](const GpuConfig& c) {
-    const auto instructions = [&](int n) {
-      KernelBuilder b("place");
-      b.set_grid(36);
-      b.set_resources(32, c.sm.smem_bytes / 3 - 4096);
-      b.begin_role("main", 1);
-      KernelBuilder::ComputeOps ops;
-      ops.cycles = "10";
-      b.compute(ops);
-      b.if_(fmt::format("cta < {}", n));
-      b.compute(ops);
-      b.end_if();
-      b.end_role();
-      const SimResult r = simulate(b.finish(), c);
-      std::vector<int> v;
-      for (int sm = 0; sm < 12; ++sm) {
-        v.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].instructions", sm))));
-      }
-      return v;
-    };
-    const std::vector<int> with = instructions(22);
-    const std::vector<int> without = instructions(0);
+    const std::vector<int> with = per_sm_counter(c, 36, 3, 22, "instructions");
+    const std::vector<int> without = per_sm_counter(c, 36, 3, 0, "instructions");
     std::vector<int> n;
     for (size_t i = 0; i < with.size(); ++i) {
       n.push_back(with[i] - without[i]);
@@ -124,22 +121,7 @@ TEST(Dispatch, SideUnitTakesNoMoreThanItsShare) {
   GpuConfig c = simple_gpu({"sm.count=12", "sm.gpcs=2", "sm.dispatch_order=gpc_major",
                             "sm.spread_partial_round=true", "sm.dispatch_side_tpcs=1",
                             "sm.dispatch_side_period=2"});
-  const auto ctas = [&](int grid) {
-    KernelBuilder b("share");
-    b.set_grid(grid);
-    b.set_resources(32, c.sm.smem_bytes / 3 - 4096);
-    b.begin_role("main", 1);
-    KernelBuilder::ComputeOps ops;
-    ops.cycles = "10";
-    b.compute(ops);
-    b.end_role();
-    const SimResult r = simulate(b.finish(), c);
-    std::vector<int> v;
-    for (int sm = 0; sm < 12; ++sm) {
-      v.push_back(static_cast<int>(r.counters.at(fmt::format("sm[{}].ctas", sm))));
-    }
-    return v;
-  };
+  const auto ctas = [&](int grid) { return per_sm_counter(c, grid, 3, 0, "ctas"); };
   EXPECT_EQ(ctas(24), std::vector<int>(12, 2));
   EXPECT_EQ(ctas(36), std::vector<int>(12, 3));
 }
