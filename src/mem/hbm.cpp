@@ -264,16 +264,8 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   if (!write) {
     return read_access(addr, bytes, t);
   }
-  const HbmAddress a = decode(addr);
+  const HbmAddress a = begin_access(addr, t);
   const int bursts = std::max(1, bytes >> m_burst_shift);
-  if (m_params.refresh) {
-    apply_refresh(a.pc, t);
-  }
-  // (The epoch check here, so that the call is made only when a refresh is due.)
-  if (m_params.refresh_per_bank &&
-      t >= m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)].next_refresh) {
-    apply_bank_refresh(a.pc, a.bank, t);
-  }
   ++m_stats.writes;
   m_stats.write_bytes += static_cast<uint64_t>(bytes);
   PseudoChannel& p = m_pcs[static_cast<size_t>(a.pc)];

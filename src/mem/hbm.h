@@ -144,6 +144,9 @@ class HbmSystem {
   Time idle_miss_latency(int bytes) const;
 
  private:
+  // The start every access shares: the address decoded and the refreshes due by `t` applied
+  // (inline in mem/hbm_path.h).
+  HbmAddress begin_access(uint64_t addr, Time t);
   // One host line per bank (a DRAM access reads its bank first; at 80 bytes most banks spanned
   // two): the refresh stagger is worked out when a refresh is due (bank_refresh_offset()).
   struct alignas(64) Bank {

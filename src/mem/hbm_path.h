@@ -82,9 +82,8 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
 
 // access() of a read, inlined at the memory system's DRAM read (a call there cost ~25 host
 // instructions a request).
-[[gnu::always_inline]] inline Time HbmSystem::read_access(uint64_t addr, int bytes, Time t) {
+[[gnu::always_inline]] inline HbmAddress HbmSystem::begin_access(uint64_t addr, Time t) {
   const HbmAddress a = decode(addr);
-  const int bursts = std::max(1, bytes >> m_burst_shift);
   if (m_params.refresh) {
     apply_refresh(a.pc, t);
   }
@@ -93,6 +92,12 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
       t >= m_banks[static_cast<size_t>(a.pc * m_banks_per_pc + a.bank)].next_refresh) {
     apply_bank_refresh(a.pc, a.bank, t);
   }
+  return a;
+}
+
+[[gnu::always_inline]] inline Time HbmSystem::read_access(uint64_t addr, int bytes, Time t) {
+  const HbmAddress a = begin_access(addr, t);
+  const int bursts = std::max(1, bytes >> m_burst_shift);
   ++m_stats.reads;
   m_stats.read_bytes += static_cast<uint64_t>(bytes);
   return read(a, bursts, t);
