@@ -9,16 +9,14 @@
 #include <set>
 
 #include "../sim/test_util.h"
+#include "mem_test_util.h"
 #include "util/error.h"
 
 namespace asyncsim {
 namespace {
 
-constexpr Time kNs = 1000;  // 1 cycle at 1 GHz
-
-MemRequest read(uint64_t line, uint16_t sm = 0) {
-  return MemRequest{line, 0xF, false, sm};
-}
+using testing::kNs;
+using testing::read;
 
 TEST(MemorySystem, HitMissAndMshrMergeLatencies) {
   const GpuConfig cfg = testing::simple_gpu();

@@ -8,16 +8,14 @@
 
 #include "../sim/test_util.h"
 #include "mem/memory_system.h"
+#include "mem_test_util.h"
 #include "util/error.h"
 
 namespace asyncsim {
 namespace {
 
-constexpr Time kNs = 1000;  // 1 cycle at 1 GHz
-
-MemRequest read(uint64_t line, uint16_t sm = 0) {
-  return MemRequest{line, 0xF, false, sm};
-}
+using testing::kNs;
+using testing::read;
 
 // l2.partition_granule_bytes = 4096 (the H200 config, micro_l2_partition_contig.csv): the 32
 // lines of an aligned 4 KB share a partition, the granules split about evenly between the two,
