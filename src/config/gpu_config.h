@@ -160,6 +160,8 @@ struct MemParams {
   bool l2_remote_copy_writes = false;      // far-partition writes leave a (clean) near copy too
   bool l2_remote_copy_tma_writes = false;  // ... TMA / bulk stores as well as st.global
   bool l2_copy_hit_touches_home = false;   // a read a near copy serves refreshes the home line
+  // ... only once an SM of the home line's own partition has read or written it
+  bool l2_home_refresh_needs_home_ref = false;
   L2Replacement l2_replacement = L2Replacement::kLru;
   int l2_rrip_levels = 4;        // re-reference prediction values 0 (near) .. levels-1 (distant)
   int l2_rrip_read_insert = 2;   // value a line filled by a read (or its near copy) starts at

@@ -100,6 +100,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "a read served by a near copy is also a reference to the home line (its recency and "
       "re-use flag), as if the copy were the home's shadow; false: only the copy is refreshed",
       [](GpuConfig& c) -> bool& { return c.mem.l2_copy_hit_touches_home; }));
+  s.push_back(bool_param(
+      "l2.home_refresh_needs_home_ref",
+      "with l2.copy_hit_touches_home, a copy hit refreshes the home line only once an SM next to "
+      "the home line's own partition has read or written it (a line read only from afar then "
+      "keeps one live copy, the near one)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_home_refresh_needs_home_ref; }));
   s.push_back(enum_param<L2Replacement>(
       "l2.replacement",
       "victim choice within a set: least recently used, or re-reference interval prediction "

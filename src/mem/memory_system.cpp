@@ -35,6 +35,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_copy_writes = config.mem.l2_remote_copy_writes;
   m_copy_tma_writes = config.mem.l2_remote_copy_tma_writes;
   m_copy_hit_touches_home = config.mem.l2_copy_hit_touches_home;
+  m_home_ref_only = config.mem.l2_home_refresh_needs_home_ref;
   m_copy_probability = config.mem.l2_remote_copy_probability;
   m_clean_first_ways = config.mem.l2_clean_first_ways;
   m_mshr_cap = static_cast<uint32_t>(config.mem.l2_mshrs_per_slice);
@@ -480,7 +481,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     valid(way) |= req.sectors;
     dirty(way) |= req.sectors;
-    reused(way) |= kReused;
+    reused(way) |= (m_home_ref_only && !far) ? kReused | kHomeRef : kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way);
     if (copies && m_copy_writes && (!req.tma || m_copy_tma_writes)) {
@@ -508,13 +509,16 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       // The copy is the home line's shadow: a read it serves is a reference to the line, and
       // the home slice's replacement sees it too.
       const WayRef home = lookup(slice, line_set, req.line);
-      if (home.found()) {
+      if (home.found() && (!m_home_ref_only || (reused(home) & kHomeRef) != 0)) {
         touch(home);
         reused(home) |= kReused;
       }
     }
   } else {
     done = read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way) + one_way;
+    if (m_home_ref_only && !far) {
+      reused(m_served_way) |= kHomeRef;
+    }
     if (copies) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);

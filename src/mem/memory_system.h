@@ -275,7 +275,8 @@ class MemorySystem {
   // Bits of the reused byte: 1 = reused (see m_meta), 2 = the line is a near copy.
   static constexpr uint8_t kReused = 1;
   static constexpr uint8_t kCopy = 2;
-  uint32_t m_copy_limit = UINT32_MAX;  // ways of a set near copies may hold
+  static constexpr uint8_t kHomeRef = 4;  // an SM of the home partition referenced it
+  uint32_t m_copy_limit = UINT32_MAX;     // ways of a set near copies may hold
   WayRef install(WayRef r, uint64_t line, Time t, uint8_t insert);
   void write_back(WayRef r, Time t);  // a dirty victim's sectors, to DRAM at t
   // Makes way `r` its set's most recently used: age 1, and each way that was more recent than
@@ -364,6 +365,7 @@ class MemorySystem {
   bool m_copy_writes = false;            // l2.remote_copy_writes
   bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
   bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
+  bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
   double m_copy_probability = 1.0;       // l2.remote_copy_probability
   int m_clean_first_ways = 0;            // l2.clean_first_ways
   uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice

@@ -320,17 +320,25 @@ TEST(MemorySystem, TmaStoresLeaveNearCopiesOnlyWhenAsked) {
 // the copy hit counted at the home, the victim was line 1024 and line 0 hits (11 lines from
 // DRAM); without it line 0 was the victim and is read again (12).
 TEST(MemorySystem, CopyHitsRefreshTheHomeLineWhenAsked) {
-  for (const bool touch : {true, false}) {
+  // l2.home_refresh_needs_home_ref: the refresh counts only once an SM of the home partition
+  // referenced the line, so line 0, read only by the far SM, is the victim again (12 lines);
+  // had near SM 0 read it first (one more DRAM read it would not add: the far read then hits
+  // the home), the copy hit refreshes it and it survives (11).
+  const auto dram_lines = [](bool touch, bool home_ref_only, bool near_first) {
     const GpuConfig cfg = testing::simple_gpu(
         {"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0", "l2.partition1_gpcs=240",
          "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
          "l2.clean_first_probability=0",
-         std::string("l2.copy_hit_touches_home=") + (touch ? "true" : "false")});
+         std::string("l2.copy_hit_touches_home=") + (touch ? "true" : "false"),
+         std::string("l2.home_refresh_needs_home_ref=") + (home_ref_only ? "true" : "false")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    ASSERT_EQ(mem.partition_of_sm(8), 1);
-    ASSERT_EQ(mem.partition_of_slice(0), 0);
+    EXPECT_EQ(mem.partition_of_sm(8), 1);
+    EXPECT_EQ(mem.partition_of_slice(0), 0);
     Time t = 0;
     auto at = [&t](int steps) { return t += steps * 1000 * kNs; };
+    if (near_first) {
+      mem.access(read(0, 0), at(1));
+    }
     mem.access(read(0, 8), at(1));
     for (uint64_t k = 1; k <= 9; ++k) {
       mem.access(read(1024 * k, 0), at(1));
@@ -338,8 +346,12 @@ TEST(MemorySystem, CopyHitsRefreshTheHomeLineWhenAsked) {
     mem.access(read(0, 8), at(1));
     mem.access(read(1024 * 10, 0), at(1));
     mem.access(read(0, 0), at(1));
-    EXPECT_EQ(mem.stats().dram_read_bytes, (touch ? 11u : 12u) * 128) << touch;
-  }
+    return mem.stats().dram_read_bytes / 128;
+  };
+  EXPECT_EQ(dram_lines(true, false, false), 11u);
+  EXPECT_EQ(dram_lines(false, false, false), 12u);
+  EXPECT_EQ(dram_lines(true, true, false), 12u);
+  EXPECT_EQ(dram_lines(true, true, true), 11u);
 }
 
 // A set search compares one-byte fingerprints of the tags first and confirms equal ones against
