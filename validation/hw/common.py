@@ -95,6 +95,17 @@ def write_csv(path, headers, columns, rows):
     log(f"wrote {path} ({len(rows)} rows)")
 
 
+def parse_shapes(text, default):
+    """GEMM shapes from 'M,N,K,VARIANT[;M,N,K,VARIANT...]' (default when text is empty)."""
+    if not text:
+        return default
+    out = []
+    for item in text.split(";"):
+        M, N, K, v = item.split(",")
+        out.append((int(M), int(N), int(K), v))
+    return out
+
+
 def rel_err(out, ref):
     import torch
     o = out.float()

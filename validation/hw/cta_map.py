@@ -9,7 +9,9 @@ multiple of 132, in what order the block scheduler places CTAs, and how much lon
 takes on an SM shared with another CTA than on one it has alone (in the simulator the
 three readers of a B tile of 384x8192x8192 drift apart by that much and re-read B).
 
-  ASIM_SCRIPT_REV=<rev> python3 validation/hw/cta_map.py OUT.csv
+  ASIM_SCRIPT_REV=<rev> python3 validation/hw/cta_map.py OUT.csv [SHAPES [REPS]]
+
+SHAPES (optional): M,N,K,VARIANT[;M,N,K,VARIANT...] instead of the list below.
 """
 import os
 import sys
@@ -58,11 +60,13 @@ def main():
     import torch
     from validation.kernels.gemm_tma import VARIANTS, grid_size, make_descs
     out = sys.argv[1]
+    shapes = common.parse_shapes(sys.argv[2] if len(sys.argv) > 2 else "", SHAPES)
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else REPS
     info = common.device_info()
     k = kernel()
     flush = torch.ones(256 * 1024 * 1024 // 4, device="cuda")
     rows = []
-    for M, N, K, variant in SHAPES:
+    for M, N, K, variant in shapes:
         BM, BN, BK, stages, warps = VARIANTS[variant]
         a = torch.randn(M, K, device="cuda", dtype=torch.float16)
         b = torch.randn(N, K, device="cuda", dtype=torch.float16)
@@ -75,7 +79,7 @@ def main():
         run()  # compile
         err = common.rel_err(c, (a.float() @ b.float().T))
         common.log(f"{M}x{N}x{K} {variant}: grid {grid}, rel err {err:.2e}")
-        for rep in range(REPS):
+        for rep in range(reps):
             flush.sum()
             rec.zero_()
             torch.cuda.synchronize()
@@ -91,7 +95,7 @@ def main():
     method = ("validation/kernels/gemm_tma.py's GEMM with %smid, %globaltimer and %clock64 read by "
               "each program before its work and after its C store is issued (ns from the "
               "launch's first CTA start; clock64 is per SM); L2 flushed by reading 256 MiB before "
-              f"each launch; {REPS} launches per shape, no profiler")
+              f"each launch; {reps} launches per shape, no profiler")
     common.write_csv(out, common.header_lines(os.path.relpath(os.path.abspath(__file__), common.REPO),
                                               method, info), COLUMNS, rows)
 

@@ -21,16 +21,6 @@ SHAPES = [(6144, 6144, 2048, "128x128x64_s3_w4"), (6144, 6144, 2048, "128x256x64
           (2048, 4096, 4096, "128x128x64_s3_w4"), (8192, 4096, 4096, "128x128x64_s3_w4")]
 
 
-def parse_shapes(text):
-    if not text:
-        return SHAPES
-    out = []
-    for item in text.split(";"):
-        M, N, K, v = item.split(",")
-        out.append((int(M), int(N), int(K), v))
-    return out
-
-
 def child(reps, shapes):
     import torch
     from asyncsim_frontend import launchers
@@ -41,13 +31,14 @@ def child(reps, shapes):
 
 
 def main():
-    if sys.argv[1] == "--child":
-        return child(int(sys.argv[2]), parse_shapes(sys.argv[3] if len(sys.argv) > 3 else ""))
     from validation.hw import common
+    if sys.argv[1] == "--child":
+        return child(int(sys.argv[2]),
+                     common.parse_shapes(sys.argv[3] if len(sys.argv) > 3 else "", SHAPES))
     out = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     spec = sys.argv[3] if len(sys.argv) > 3 else ""
-    shapes = parse_shapes(spec)
+    shapes = common.parse_shapes(spec, SHAPES)
     info = common.device_info()
     prof = common.run_ncu([os.path.abspath(__file__), "--child", str(reps), spec], "^gemm_tma_kernel$",
                           os.path.splitext(out)[0] + "_ncu", 500)
