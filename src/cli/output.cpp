@@ -22,6 +22,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
                  "write the simulated program as .asim text (docs/program-format.md) to this file");
   cmd.add_option("--timeline", o.timeline_file,
                  "write a Chrome-trace timeline (opens in Perfetto)");
+  cmd.add_option("--cta-log", o.cta_log_file,
+                 "write where and when each CTA ran (CSV: cta, sm, start and end cycle)");
   cmd.add_option("--timeline-max-events", o.timeline_max_events,
                  "cap on timeline slices (later ones are dropped with a warning)")
       ->capture_default_str();
@@ -131,6 +133,7 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
   RunOptions ro;
   ro.max_cycles = o.max_cycles;
   ro.counter_sample_ns = o.timeline_sample_ns;
+  ro.record_ctas = !o.cta_log_file.empty();
   const auto t0 = std::chrono::steady_clock::now();
   const SimResult r = simulate(kernel, config, ro, timeline.get());
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -143,6 +146,16 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
     j["lsu_responses"] = r.lsu_responses;
     write_file(o.stats_file, j.dump(1) + "\n", "--stats");
     write_file(o.stats_file + ".config.yaml", resolved_config_yaml(config), "--stats");
+  }
+  if (ro.record_ctas) {
+    std::string csv = fmt::format(
+        "# {}: cycles at {} MHz from the launch; start = first instruction may issue, end = last "
+        "warpgroup exits\ncta,sm,start_cycle,end_cycle\n",
+        title, r.sm_clock_mhz);
+    for (const CtaRecord& c : r.cta_records) {
+      csv += fmt::format("{},{},{:.1f},{:.1f}\n", c.cta, c.sm, c.start_cycle, c.end_cycle);
+    }
+    write_file(o.cta_log_file, csv, "--cta-log");
   }
   if (timeline) {
     timeline->write(o.timeline_file);

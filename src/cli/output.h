@@ -19,6 +19,7 @@ struct CommonOptions {
   std::string stats_file;
   std::string timeline_file;
   std::string emit_file;  // write the simulated program as .asim text
+  std::string cta_log_file;
   size_t timeline_max_events = 2'000'000;
   double timeline_sample_ns = 1000;
   int64_t max_cycles = 20'000'000'000;

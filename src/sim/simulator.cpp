@@ -95,6 +95,7 @@ class Run {
   Time m_last_release = 0;
   Time m_dispatch_free = 0;
   uint64_t m_events = 0;
+  std::vector<CtaRecord> m_cta_records;
 };
 
 // The block scheduler launches one CTA per sm.cta_dispatch_cycles: a wave of CTAs starts
@@ -263,6 +264,12 @@ void Run::loop() {
       case EventKind::kCtaRelease:
         if (m_sms[e.target]->on_cta_release(e.payload)) {
           ++m_done_ctas;
+          if (m_options.record_ctas) {
+            const CtaSlot& c = m_sms[e.target]->cta_slot(e.payload);
+            m_cta_records.push_back({c.cta, static_cast<int>(e.target),
+                                     m_clock.to_cycles(c.start_time - m_begin),
+                                     m_clock.to_cycles(c.exit_time - m_begin)});
+          }
           m_last_release = std::max(m_last_release, e.time);
           dispatch_to(*m_sms[e.target], e.time);
         }
@@ -472,6 +479,9 @@ SimResult Run::collect(Time end) const {
     r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(hs.busy_ps);
   }
   r.events = m_events;
+  r.cta_records = m_cta_records;
+  std::sort(r.cta_records.begin(), r.cta_records.end(),
+            [](const CtaRecord& x, const CtaRecord& y) { return x.cta < y.cta; });
   return r;
 }
 

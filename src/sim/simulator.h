@@ -23,6 +23,15 @@ struct IssueMark {
   program::Op op;
 };
 
+// Where and when one CTA ran: cycles from the kernel's launch, from when its first instruction
+// may issue to when its last warpgroup exits (what a %clock64 stamp at either end measures).
+struct CtaRecord {
+  int64_t cta = 0;
+  int sm = 0;
+  double start_cycle = 0;
+  double end_cycle = 0;
+};
+
 struct RunOptions {
   int64_t max_cycles = 20'000'000'000;  // a runaway program stops here with an error
   // When set, every instruction the traced warpgroup issues is appended (the last kernel of a
@@ -33,6 +42,8 @@ struct RunOptions {
   // Placement starts at this SM of sm.dispatch_order's order (and wraps), so a one-CTA
   // microbenchmark can run on a chosen SM as the hardware's do by %smid.
   int first_sm = 0;
+  // Keep a CtaRecord per CTA in SimResult::cta_records (--cta-log).
+  bool record_ctas = false;
 };
 
 struct SimResult {
@@ -63,6 +74,7 @@ struct SimResult {
   // Every counter by component path (sm[3].tma.load_bytes, l2.slice[7].read_hits, ...).
   std::map<std::string, double> counters;
   uint64_t events = 0;  // simulation events processed (speed diagnostics, not in JSON)
+  std::vector<CtaRecord> cta_records;  // by CTA id, with RunOptions::record_ctas (not in JSON)
 
   nlohmann::json to_json() const;
 };

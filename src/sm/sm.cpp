@@ -103,6 +103,7 @@ void Sm::launch_cta(int64_t cta, Time t) {
     }
   }
   const Time start = t + m_ctx.sm_clock.cycles(m_ctx.config.sm.cta_launch_cycles);
+  c.start_time = start;
   for (uint32_t i = 0; i < m_wgs_per_cta; ++i) {
     const uint32_t w = c.first_wg + i;
     Warpgroup& wg = m_wgs[w];

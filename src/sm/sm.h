@@ -41,6 +41,7 @@ class Sm {
   void on_lsu_generate(Time t) { m_lsu.generate(t); }
   // Returns true when the CTA slot was live and is now released.
   bool on_cta_release(uint32_t slot);
+  const CtaSlot& cta_slot(uint32_t slot) const { return m_ctas[slot]; }
 
   // End-of-run accounting and reporting.
   void close_categories(Time t);

@@ -83,6 +83,7 @@ struct CtaSlot {
   uint32_t barrier_base = 0;   // first SM-wide mbarrier index of this CTA
   int32_t pending_stores = 0;  // bulk stores still reading shared memory
   Time last_store_read = 0;
+  Time start_time = 0;  // its first instruction may issue
   Time exit_time = 0;
   std::array<NamedBarrier, 16> named{};
 };

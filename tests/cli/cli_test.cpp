@@ -99,6 +99,31 @@ TEST(Cli, StatsAndTimelineFilesAreWritten) {
   EXPECT_TRUE(cfg.good()) << "resolved config not written next to the stats";
 }
 
+// --cta-log: a 256x512 GEMM of 128x128 tiles has 8 CTAs, one row each, in CTA order; a bad
+// path is named.
+TEST(Cli, CtaLogListsEveryCta) {
+  const std::string log = ::testing::TempDir() + "ctas.csv";
+  const Outcome o = run("gemm --m 256 --n 512 --k 256 --cta-log " + log);
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream f(log);
+  std::string line;
+  std::vector<std::string> rows;
+  while (std::getline(f, line)) {
+    if (!line.empty() && line[0] != '#') {
+      rows.push_back(line);
+    }
+  }
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_EQ(rows[0], "cta,sm,start_cycle,end_cycle");
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(rows[static_cast<size_t>(i) + 1].rfind(std::to_string(i) + ",", 0), 0u)
+        << rows[i + 1];
+  }
+  const Outcome bad = run("gemm --m 256 --n 256 --k 256 --cta-log /nonexistent/dir/ctas.csv");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.out.find("--cta-log /nonexistent/dir/ctas.csv"), std::string::npos) << bad.out;
+}
+
 // --emit writes the generated program; simulating that file gives the same cycles and bytes,
 // so what a user reads (and edits) is what was simulated.
 TEST(Cli, EmittedProgramSimulatesLikeTheGenerator) {

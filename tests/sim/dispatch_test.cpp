@@ -126,5 +126,36 @@ TEST(Dispatch, SideUnitTakesNoMoreThanItsShare) {
   EXPECT_EQ(ctas(36), std::vector<int>(12, 3));
 }
 
+// RunOptions::record_ctas (--cta-log) keeps where and when each CTA ran. 5 CTAs of one 100-cycle
+// COMPUTE on 2 SMs (1 GHz, every launch/exit overhead 0, one CTA per SM): CTAs 0 and 1 run at
+// 0-100 on the two SMs, 2 and 3 take their slots at 100 when the first two leave, 4 at 200 on
+// the SM that CTA 2 left. Without the option nothing is kept.
+TEST(Dispatch, CtaRecordsSayWhereAndWhenEachCtaRan) {
+  KernelBuilder b("log");
+  b.set_grid(5);
+  b.set_resources(32, 200000);
+  b.begin_role("main", 1);
+  KernelBuilder::ComputeOps ops;
+  ops.cycles = "100";
+  b.compute(ops);
+  b.end_role();
+  const program::Kernel k = b.finish();
+  const GpuConfig c = simple_gpu({"sm.dispatch_side_tpcs=0", "sm.dispatch_order=sm_id"});
+  RunOptions o;
+  o.record_ctas = true;
+  const SimResult r = simulate(k, c, o);
+  ASSERT_EQ(r.cta_records.size(), 5u);
+  const std::vector<int> sm{0, 1, 0, 1, 0};
+  const std::vector<double> start{0, 0, 100, 100, 200};
+  for (size_t i = 0; i < 5; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(r.cta_records[i].cta, static_cast<int64_t>(i));
+    EXPECT_EQ(r.cta_records[i].sm, sm[i]);
+    EXPECT_DOUBLE_EQ(r.cta_records[i].start_cycle, start[i]);
+    EXPECT_DOUBLE_EQ(r.cta_records[i].end_cycle, start[i] + 100);
+  }
+  EXPECT_TRUE(simulate(k, c).cta_records.empty());
+}
+
 }  // namespace
 }  // namespace asyncsim
