@@ -1,0 +1,120 @@
+// L2 read throughput when SMs share the lines they read (GEMM operand tiles), against reads of
+// distinct lines. All SMs, C CTAs per SM, one issuing thread per CTA keeping a ring of S smem
+// slots in flight (one mbarrier per slot, a slot reissued when its copy completed, no
+// consumer). Every copy is a GEMM operand tile: a 2-D box of 64 fp16 columns (128 B) x R rows
+// of an L2-resident [W / P rows x P / 2 columns] fp16 tensor with row pitch P bytes
+// (P = 4096: the B tile of a K = 2048 GEMM; P = 128: the tile's rows are contiguous).
+// CTAs share tiles in groups of g consecutive CTA ids: copy n of CTA b reads tile
+// (b / g + n * ceil(G / g)) mod T, so the g CTAs of a group read the same tile sequence at about
+// the same time (g = 1: every CTA reads other tiles, as tma_bw; g = G: all read the same tile).
+// Tile u is column block u mod (P / 128), row block u / (P / 128).
+// Time by CUDA events, median of 5 launches after a warm-up launch (which also makes the
+// tensor L2-resident); GB/s = bytes delivered to shared memory / time.
+// With L2HOT_NCU=1 each point runs once after its warm-up (for ncu's L2 counters; no timing).
+// Columns: pitch_bytes,box_rows,ctas_per_sm,slots,group,region_bytes,copies_per_cta,
+//          bytes_delivered,median_us,median_gbps,best_gbps
+#include "common.cuh"
+
+__global__ void __launch_bounds__(32)
+    l2_hot_kernel(const __grid_constant__ CUtensorMap map, uint32_t bytes, int nslots, long long T,
+                  int log2_cols, int rows_per_box, int group, long long copies) {
+  extern __shared__ __align__(1024) uint8_t dsm[];
+  __shared__ __align__(8) uint64_t bars[64];
+  if (threadIdx.x != 0) return;
+  for (int s = 0; s < nslots; ++s) mbar_init(&bars[s], 1);
+  fence_mbar_init();
+  prefetch_tmap(&map);
+  const long long groups = (gridDim.x + group - 1) / group;
+  // Incremental loop state (no 64-bit division in the issue loop; see tma_bw.cu).
+  long long u = (long long)(blockIdx.x / group) % T;
+  int s = 0;
+  uint32_t round = 0;
+  for (long long n = 0; n < copies; ++n) {
+    if (round > 0) mbar_wait(&bars[s], (round - 1) & 1);
+    mbar_expect_tx(&bars[s], bytes);
+    const int cb = (int)(u & ((1LL << log2_cols) - 1));
+    const int rb = (int)(u >> log2_cols);
+    tma_load_2d(dsm + (uint32_t)s * bytes, &map, cb * 64, rb * rows_per_box, &bars[s]);
+    u += groups;
+    while (u >= T) u -= T;
+    if (++s == nslots) {
+      s = 0;
+      ++round;
+    }
+  }
+  for (int s2 = 0; s2 < nslots; ++s2) {
+    const uint32_t uses = round + (s2 < s ? 1u : 0u);
+    if (uses > 0) mbar_wait(&bars[s2], (uses - 1) & 1);
+  }
+}
+
+static void run(uint8_t* buf, size_t region, uint32_t pitch, int rows_per_box, int ctas_per_sm,
+                int slots, int group_arg, int sms, int reps, double target_bytes, bool ncu) {
+  const uint64_t rows = region / pitch;
+  uint64_t dims[2] = {pitch / 2, rows};
+  uint64_t str[1] = {pitch};
+  uint32_t box[2] = {64, (uint32_t)rows_per_box};
+  CUtensorMap map = make_tmap(buf, 2, dims, str, box);
+  const uint32_t bytes = 128u * (uint32_t)rows_per_box;
+  const int cols = (int)(pitch / 128);  // a power of two
+  int log2_cols = 0;
+  while ((1 << log2_cols) < cols) ++log2_cols;
+  const long long T = (long long)cols * (long long)(rows / rows_per_box);
+  const int grid = sms * ctas_per_sm;
+  const int group = group_arg <= 0 ? grid : std::min(group_arg, grid);
+  const long long copies = std::max(1LL, (long long)(target_bytes / ((double)grid * bytes)));
+  const size_t smem = (size_t)slots * bytes;
+  CK(cudaFuncSetAttribute(l2_hot_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  // Warm-up: the whole tensor once from every group's sequence (T copies per group at least).
+  const long long warm = std::max(copies, (T + grid - 1) / grid * group);
+  l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, warm);
+  CKL();
+  CK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int r = 0; r < (ncu ? 1 : reps); ++r) {
+    CK(cudaEventRecord(e0));
+    l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, copies);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CKL();
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms * 1000.f);
+  }
+  const double moved = (double)grid * (double)copies * bytes;
+  const float med = median_of(t), best = *std::min_element(t.begin(), t.end());
+  printf("%u,%d,%d,%d,%d,%zu,%lld,%.0f,%.2f,%.1f,%.1f\n", pitch, rows_per_box, ctas_per_sm, slots, group, region,
+         copies, moved, med, moved / med / 1e3, moved / best / 1e3);
+  fflush(stdout);
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+}
+
+int main(int argc, char** argv) {
+  const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  const bool ncu = getenv("L2HOT_NCU") != nullptr;
+  const int sms = num_sms();
+  const int reps = smoke ? 2 : 5;
+  const double target = smoke ? 256.0 * (1 << 20) : 4.0 * (1 << 30);
+  const size_t w16 = size_t(16) << 20, w32 = size_t(32) << 20;
+  uint8_t* buf;
+  CK(cudaMalloc(&buf, w32));
+  fill_kernel<<<1024, 256>>>((uint32_t*)buf, w32 / 4, 11);
+  CKL();
+  CK(cudaDeviceSynchronize());
+  printf("pitch_bytes,box_rows,ctas_per_sm,slots,group,region_bytes,copies_per_cta,bytes_delivered,median_us,"
+         "median_gbps,best_gbps\n");
+  // The GEMM tile (P = 4096, 128 rows = 16 KB), 128 KB in flight per SM, shared by g CTAs.
+  for (int g : {1, 2, 4, 8, 16, 33, 66, 0}) run(buf, w16, 4096, 128, 1, 8, g, sms, reps, target, ncu);
+  // Two CTAs per SM with a GEMM's 3-slot ring each.
+  for (int g : {1, 4, 0}) run(buf, w16, 4096, 128, 2, 3, g, sms, reps, target, ncu);
+  // Contiguous 16 KB tiles (P = 128).
+  for (int g : {1, 4, 0}) run(buf, w16, 128, 128, 1, 8, g, sms, reps, target, ncu);
+  // A 32 MiB region.
+  for (int g : {1, 4, 0}) run(buf, w32, 4096, 128, 1, 8, g, sms, reps, target, ncu);
+  CK(cudaFree(buf));
+  return 0;
+}
