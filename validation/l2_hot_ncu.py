@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""What reached the L2 in each point of micro_l2_hot.csv: reads Nsight Compute's counters of the
+same run (validation/data/h200/ncu_l2/l2_hot_raw.csv: `L2HOT_NCU=1 ncu --csv --print-units base
+--metrics ...` over the l2_hot binary, a warm-up launch and the measured launch per point) and
+prints, per point: bytes the SMs received over bytes read at the L2 (tex read sectors x 32: what
+the request coalescer merged), L2 tex read sectors per slice per L2 cycle (96 slices; peak 1.96),
+sectors per request, the L2 hit rate, far-partition (ltcfabric) sectors per read sector, and the
+SM clock.
+
+  python3 validation/l2_hot_ncu.py
+"""
+import collections
+import csv
+import io
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data", "h200")
+
+
+def main():
+    lines = open(os.path.join(DATA, "ncu_l2", "l2_hot_raw.csv")).read().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
+    by = collections.OrderedDict()
+    for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
+        by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    ids = list(by)
+    with open(os.path.join(DATA, "micro_l2_hot.csv")) as f:
+        pts = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    if len(ids) != 2 * len(pts):
+        raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected 2 each)")
+    print("pitch_bytes,ctas_per_sm,slots,group,members,region_bytes,delivered_over_l2,"
+          "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz")
+    for i, p in enumerate(pts):
+        m = by[ids[2 * i + 1]]
+        rd = m["lts__t_sectors_srcunit_tex_op_read.sum"]
+        print(",".join([p["pitch_bytes"], p["ctas_per_sm"], p["slots"], p["group"], p["members"],
+                        p["region_bytes"]]) +
+              ",%.2f,%.2f,%.2f,%.3f,%.3f,%.0f" % (
+                  m["l1tex__m_xbar2l1tex_read_bytes.sum"] / (rd * 32),
+                  rd / 96 / m["lts__cycles_elapsed.avg"],
+                  rd / m["lts__t_requests_srcunit_tex_op_read.sum"],
+                  m["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"] / rd,
+                  m["lts__t_sectors_srcunit_ltcfabric.sum"] / rd,
+                  m["sm__cycles_elapsed.avg.per_second"] / 1e6))
+
+
+if __name__ == "__main__":
+    main()
