@@ -11,6 +11,8 @@ using micro_detail::bw_points;
 using micro_detail::bw_simulate;
 using micro_detail::dirty_retain_points;
 using micro_detail::dirty_retain_run;
+using micro_detail::hot_points;
+using micro_detail::hot_simulate;
 using micro_detail::issue_points;
 using micro_detail::issue_simulate;
 using micro_detail::latency_points;
@@ -187,6 +189,20 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        bw_points,
        bw_simulate},
+      {"l2_hot",
+       "all SMs x ctas_per_sm CTAs of 1 warpgroup, a ring of `slots` copies per CTA (one "
+       "mbarrier per slot, reissued on completion) of 16 KB GEMM operand tiles (64 fp16 columns "
+       "x 128 rows, row pitch pitch_bytes) of an L2-resident tensor; copy n of CTA b is tile "
+       "(b / group + n * ceil(G / group)) mod T, so `group` consecutive CTAs read the same tiles "
+       "together (members consecutive) or ceil(G / group) ids apart (spread); ~4 GiB delivered (up "
+       "to --max-bytes) after a warm-up launch; GB/s = bytes "
+       "delivered / simulated kernel time",
+       {"pitch_bytes", "box_rows", "ctas_per_sm", "slots", "group", "members", "region_bytes",
+        "copies_per_cta", "bytes_delivered", "median_us", "median_gbps", "best_gbps"},
+       {"pitch_bytes", "box_rows", "ctas_per_sm", "slots", "group", "members", "region_bytes"},
+       "median_gbps",
+       hot_points,
+       hot_simulate},
       {"l2_rotate",
        "mem_bw's l2_read thread loop (all SMs x 8 CTAs x 256 threads, LD_GLOBAL int4 as its "
        "SASS) over a 16-64 MiB buffer, 4 GiB per launch (up to --max-bytes) after a warm-up "

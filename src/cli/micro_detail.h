@@ -139,6 +139,8 @@ std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const 
 // Full-chip streaming benchmarks (micro_stream.cpp).
 std::vector<MicroRow> bw_points();
 MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> hot_points();
+MicroRow hot_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> fill_points();
 MicroRow fill_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> mem_points();

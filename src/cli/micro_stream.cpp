@@ -1,4 +1,4 @@
-// Full-chip streaming microbenchmarks: tma_bw, mem_bw.
+// Full-chip streaming microbenchmarks: tma_bw, l2_hot, mem_bw.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,7 +20,7 @@ using program::Op;
 // copies in flight (one mbarrier per slot, a slot reissued when its copy completed); copy j of
 // CTA b is unit (b + j * CTAs) mod T of the buffer (tma_bw.cu's grid-stride order).
 
-enum class CopyKind { kBulk, kTensor1d, kTensor2d, kTensor3d };
+enum class CopyKind { kBulk, kTensor1d, kTensor2d, kTensor3d, kTile };
 
 struct Stream {
   CopyKind kind = CopyKind::kBulk;
@@ -30,11 +30,35 @@ struct Stream {
   int64_t buffer = 0;  // bytes
   int64_t passes = 1;
   int64_t store_offset = -1;  // >= 0: each loaded unit is stored back at +offset (a copy)
+  // kTile (l2_hot.cu): a box of 64 fp16 columns x tile_rows rows of a tensor with row pitch
+  // `pitch` bytes; unit u = column block u mod (pitch / 128), row block u / (pitch / 128).
+  int64_t pitch = 4096;
+  int64_t tile_rows = 128;
+  // group > 0 (l2_hot.cu): copy j of CTA b is unit (b / group + j * ceil(CTAs / group)) mod T,
+  // `copies` per CTA; 0: tma_bw.cu's grid-stride order over `passes` passes.
+  int64_t group = 0;
+  int64_t copies = 0;
+  bool spread = false;  // a group's CTAs are ceil(CTAs / group) ids apart, not consecutive
 };
+
+// kTile: column blocks per row block, the largest power of two <= pitch / 128 (as l2_hot.cu).
+int64_t tile_columns(const Stream& st) {
+  int64_t cols = 1;
+  while (cols * 256 <= st.pitch) {
+    cols *= 2;
+  }
+  return cols;
+}
+
+// The copies one pass over the buffer takes.
+int64_t stream_units(const Stream& st) {
+  return st.kind == CopyKind::kTile ? tile_columns(st) * (st.buffer / st.pitch / st.tile_rows)
+                                    : st.buffer / st.bytes;
+}
 
 program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::string& name) {
   const int64_t ctas = int64_t{c.sm.count} * st.ctas_per_sm;
-  const int64_t units = st.buffer / st.bytes;
+  const int64_t units = stream_units(st);
   const int64_t total = units * st.passes;
   const int S = st.slots;
   KernelBuilder b(name);
@@ -65,16 +89,27 @@ program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::s
       m.strides = {2, 8192, 8192 * 16, 0, 0};
       m.box = {64, 8, 8, 0, 0};
       break;
+    case CopyKind::kTile:
+      m.rank = 2;
+      m.dims = {st.pitch / 2, st.buffer / st.pitch, 0, 0, 0};  // rows of `pitch` bytes
+      m.strides = {2, st.pitch, 0, 0, 0};
+      m.box = {64, static_cast<int>(st.tile_rows), 0, 0, 0};
+      break;
   }
   if (st.kind != CopyKind::kBulk) {
     b.add_map(m);
   }
   b.add_barrier("bar", S, 1);
   b.begin_role("main", 1);
-  const std::string count = fmt::format("cdiv({} - cta, {})", total, ctas);
+  const int64_t groups = st.group > 0 ? (ctas + st.group - 1) / st.group : 0;
+  const std::string count =
+      st.group > 0 ? s(st.copies) : fmt::format("cdiv({} - cta, {})", total, ctas);
   b.loop("j", "0", count);
   const std::string slot = fmt::format("j % {}", S);
-  const std::string u = fmt::format("((cta + j * {}) % {})", ctas, units);
+  const std::string first =
+      st.spread ? fmt::format("cta % {}", groups) : fmt::format("cta / {}", st.group);
+  const std::string u = st.group > 0 ? fmt::format("(({} + j * {}) % {})", first, groups, units)
+                                     : fmt::format("((cta + j * {}) % {})", ctas, units);
   b.if_(fmt::format("j >= {}", S));
   b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", S));
   if (st.store_offset >= 0) {
@@ -97,6 +132,14 @@ program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::s
     case CopyKind::kTensor3d:
       b.tma_load("T", {u + " % 64 * 64", u + " / 64 % 2 * 8", u + " / 128 * 8"}, "bar", slot);
       break;
+    case CopyKind::kTile: {
+      const int64_t cols = tile_columns(st);
+      b.tma_load("T",
+                 {fmt::format("{} % {} * 64", u, cols),
+                  fmt::format("{} / {} * {}", u, cols, st.tile_rows)},
+                 "bar", slot);
+      break;
+    }
   }
   b.end_loop();
   b.loop("k", fmt::format("max(0, {} - {})", count, S), count);
@@ -219,6 +262,101 @@ MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions
           {"median_us", fmt::format("{:.2f}", us)},
           {"median_gbps", fmt::format("{:.1f}", gbps)},
           {"best_gbps", fmt::format("{:.1f}", gbps)}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// l2_hot: tma_bw's ring with GEMM operand tiles (16 KB boxes of 64 fp16 columns x 128 rows) of an
+// L2-resident tensor, shared by groups of consecutive CTAs (l2_hot.cu).
+
+std::vector<MicroRow> hot_points() {
+  std::vector<MicroRow> out;
+  const auto add = [&](int pitch, int ctas, int slots, int group, int64_t region,
+                       const char* members = "consecutive") {
+    out.push_back({{"pitch_bytes", s(pitch)},
+                   {"box_rows", "128"},
+                   {"ctas_per_sm", s(ctas)},
+                   {"slots", s(slots)},
+                   {"group", s(group)},
+                   {"members", members},
+                   {"region_bytes", s(region)}});
+  };
+  for (const int g : {1, 2, 4, 8, 16, 33, 66, 132}) {
+    add(4096, 1, 8, g, 16 * kMiB);
+  }
+  for (const int g : {1, 4, 264}) {
+    add(4096, 2, 3, g, 16 * kMiB);
+  }
+  for (const int g : {1, 4, 132}) {
+    add(128, 1, 8, g, 16 * kMiB);
+  }
+  for (const int g : {1, 4, 132}) {
+    add(4096, 1, 8, g, 32 * kMiB);
+  }
+  for (const int g : {2, 4, 16}) {
+    add(4096, 1, 8, g, 16 * kMiB, "spread");
+  }
+  for (const int pitch : {4112, 4160}) {
+    for (const int g : {1, 2, 132}) {
+      add(pitch, 1, 8, g, 16 * kMiB);
+    }
+  }
+  return out;
+}
+
+MicroRow hot_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
+  Stream st;
+  st.kind = CopyKind::kTile;
+  st.pitch = key_int(key, "pitch_bytes");
+  st.tile_rows = key_int(key, "box_rows");
+  st.ctas_per_sm = static_cast<int>(key_int(key, "ctas_per_sm"));
+  st.slots = static_cast<int>(key_int(key, "slots"));
+  st.group = key_int(key, "group");
+  st.buffer = key_int(key, "region_bytes");
+  st.bytes = 128 * st.tile_rows;
+  const std::string& members = key_str(key, "members");
+  if (members != "consecutive" && members != "spread") {
+    throw_input_error("micro l2_hot", "members: expected consecutive or spread, got '{}'", members);
+  }
+  st.spread = members == "spread";
+  if (st.pitch < 128 || st.pitch % 16 != 0 || st.tile_rows < 1 || st.tile_rows > 256 ||
+      st.slots < 1 || st.slots > 64 || st.ctas_per_sm < 1 || st.group < 1 ||
+      st.buffer / st.pitch < st.tile_rows) {
+    throw_input_error("micro l2_hot",
+                      "unsupported point pitch_bytes={} box_rows={} slots={} group={} "
+                      "region_bytes={}",
+                      st.pitch, st.tile_rows, st.slots, st.group, st.buffer);
+  }
+  const int64_t ctas = int64_t{c.sm.count} * st.ctas_per_sm;
+  st.group = std::min(st.group, ctas);
+  // l2_hot.cu moves ~4 GiB per launch (up to --max-bytes here), after a warm-up launch that
+  // reads every tile.
+  int64_t target = 4096 * kMiB;
+  if (o.max_bytes > 0) {
+    target = std::min(target, static_cast<int64_t>(o.max_bytes));
+  }
+  st.copies = std::max<int64_t>(1, target / (ctas * st.bytes));
+  GpuConfig cc = c;
+  cc.sm.kernel_launch_cycles = 0;
+  Stream warm = st;
+  const int64_t units = stream_units(st);
+  warm.copies = (units + ctas - 1) / ctas;
+  warm.group = 1;
+  const program::Kernel wk = stream_kernel(cc, warm, "warmup");
+  const program::Kernel k = stream_kernel(cc, st, "l2_hot");
+  const double us = micro_sequence({&wk, &k}, cc).back().time_us;
+  const double moved = static_cast<double>(ctas * st.copies * st.bytes);
+  return {{"pitch_bytes", s(st.pitch)},
+          {"box_rows", s(st.tile_rows)},
+          {"ctas_per_sm", s(st.ctas_per_sm)},
+          {"slots", s(st.slots)},
+          {"group", s(st.group)},
+          {"members", members},
+          {"region_bytes", s(st.buffer)},
+          {"copies_per_cta", s(st.copies)},
+          {"bytes_delivered", fmt::format("{:.0f}", moved)},
+          {"median_us", fmt::format("{:.2f}", us)},
+          {"median_gbps", fmt::format("{:.1f}", moved / us * 1e-3)},
+          {"best_gbps", fmt::format("{:.1f}", moved / us * 1e-3)}};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -237,6 +237,35 @@ TEST(Micro, CtaFillPassTimeGrowsWithTheWorkingCtas) {
   EXPECT_LT(std::stod(r[0][2]), std::stod(r[1][2])) << o.out;
 }
 
+// l2_hot: distinct 16 KB tiles are L2-bound; two CTAs of a TPC reading the same tiles merge their
+// reads and receive more; groups of far-apart CTAs merge nothing; rows 16 B into a line merge
+// nothing either (l2.coalesce_partial_rows).
+TEST(Micro, L2HotSharedTilesMergeOnlyNearbyAndOnSectors) {
+  const Outcome o = run("micro l2_hot --compare " + kData +
+                        "micro_l2_hot.csv --where ctas_per_sm=1 --where group=1,2 "
+                        "--where region_bytes=16777216 --where pitch_bytes=4096,4112 "
+                        "--max-bytes 134217728");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  // columns: pitch, rows, ctas, slots, group, members, region, measured, simulated, err, within
+  ASSERT_EQ(r.size(), 5u) << o.out;
+  const auto gbps = [&](const std::string& pitch, const std::string& group,
+                        const std::string& members) {
+    for (const auto& row : r) {
+      if (row[0] == pitch && row[4] == group && row[5] == members) {
+        return std::stod(row[8]);
+      }
+    }
+    ADD_FAILURE() << "no row " << pitch << " " << group << " " << members << "\n" << o.out;
+    return 0.0;
+  };
+  const double alone = gbps("4096", "1", "consecutive");
+  EXPECT_NEAR(alone, 9064.5, 906.5) << o.out;  // the L2's rate (measured 9064.5)
+  EXPECT_GT(gbps("4096", "2", "consecutive"), 1.4 * alone) << o.out;
+  EXPECT_LT(gbps("4096", "2", "spread"), 1.1 * alone) << o.out;
+  EXPECT_LT(gbps("4112", "2", "consecutive"), 1.1 * gbps("4112", "1", "consecutive")) << o.out;
+}
+
 TEST(Micro, EmitWritesTheSimulatedProgramsAsCommittedInBenchMicro) {
   const std::string dir = ::testing::TempDir() + "asim_emit";
   const Outcome o = run("micro launch --where kernel=launch_store --where grid=132 --emit " + dir);
