@@ -151,6 +151,7 @@ struct MemParams {
   bool l2_flush_dirty_at_end = true;
   bool l2_coalescer = true;      // merge in-flight duplicate reads of SMs sharing a coalescer
   int l2_coalescer_entries = 0;  // per coalescer
+  bool l2_coalesce_partial_rows = true;
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;

@@ -96,6 +96,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(false: only LSU stores do)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_tma_writes; }));
   s.push_back(bool_param(
+      "l2.coalesce_partial_rows",
+      "reads of a TMA copy with a row that starts or ends inside a sector may merge in the "
+      "request coalescer (false: only copies whose rows all cover whole sectors merge)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_coalesce_partial_rows; }));
+  s.push_back(bool_param(
       "l2.copy_hit_touches_home",
       "a read served by a near copy is also a reference to the home line (its recency and "
       "re-use flag), as if the copy were the home's shadow; false: only the copy is refreshed",

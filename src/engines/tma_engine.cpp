@@ -174,6 +174,15 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
     }
     m_requests.resize(out);
   }
+  // A copy with a row that starts or ends inside a sector: none of its reads merge in the
+  // request coalescer unless l2.coalesce_partial_rows (micro_l2_hot.csv: boxes of rows 4112 B
+  // apart, half of them on a sector, reach L2 unmerged).
+  if (std::any_of(m_requests.begin(), m_requests.end(),
+                  [](const LineRequest& r) { return r.unaligned; })) {
+    for (LineRequest& r : m_requests) {
+      r.partial_row = true;
+    }
+  }
 }
 
 Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
@@ -194,7 +203,7 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
     done = at + m_oob_latency;
   } else {
     done = m_ctx.memory.access(
-        MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma}, at);
+        MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma, r.partial_row}, at);
     m_stats.request_bytes += static_cast<uint64_t>(nsect * m_ctx.config.mem.sector_bytes);
   }
   ++m_stats.requests;

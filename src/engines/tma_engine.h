@@ -75,7 +75,8 @@ class TmaEngine {
     uint64_t line;
     uint8_t sectors;
     bool oob;
-    bool unaligned = false;  // first request of a row that starts or ends inside a sector
+    bool unaligned = false;    // first request of a row that starts or ends inside a sector
+    bool partial_row = false;  // any request of a copy with such a row
   };
   void start_next(Time t);
   void build_requests(const TmaTransaction& txn);

@@ -36,6 +36,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_copy_tma_writes = config.mem.l2_remote_copy_tma_writes;
   m_copy_hit_touches_home = config.mem.l2_copy_hit_touches_home;
   m_home_ref_only = config.mem.l2_home_refresh_needs_home_ref;
+  m_merge_partial_rows = config.mem.l2_coalesce_partial_rows;
   m_copy_probability = config.mem.l2_remote_copy_probability;
   m_clean_first_ways = config.mem.l2_clean_first_ways;
   m_mshr_cap = static_cast<uint32_t>(config.mem.l2_mshrs_per_slice);
@@ -411,7 +412,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   const int nsect = sector_count(req.sectors);
   const int bytes = nsect * m_sector_bytes;
   CoalescerEntry* merge_slot = nullptr;
-  if (!req.write && !m_coalescer.empty()) {
+  // l2.coalesce_partial_rows (micro_l2_hot.csv): on the H200 the reads of boxes with rows that
+  // start 16 B into a line do not merge, those of boxes whose rows all start on a sector do.
+  if (!req.write && !m_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
     merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * m_coalescer_entries +
                               m_coalescer_div.mod(mix64(req.line))];
     // Only a read the in-flight response covers merges: another sector of the line goes on to

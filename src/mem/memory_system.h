@@ -38,6 +38,9 @@ struct MemRequest {
   bool write;
   uint16_t sm;
   bool tma = false;  // issued by the SM's TMA engine (else by its LSU)
+  // Part of a TMA copy with a row that starts or ends inside a sector: it merges in the request
+  // coalescer only with l2.coalesce_partial_rows.
+  bool partial_row = false;
 };
 
 struct SliceStats {
@@ -366,6 +369,7 @@ class MemorySystem {
   bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
   bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
   bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
+  bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
   double m_copy_probability = 1.0;       // l2.remote_copy_probability
   int m_clean_first_ways = 0;            // l2.clean_first_ways
   uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice

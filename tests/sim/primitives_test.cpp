@@ -17,9 +17,11 @@ using program::KernelBuilder;
 using testing::map2d;
 using testing::simple_gpu;
 
-// One CTA, one warpgroup: arm a barrier, load one 2x64 fp16 box (256 B) of `map`, wait, exit.
-program::Kernel one_box_load(const program::TensorMap& map) {
+// One CTA (or `grid`, each the same), one warpgroup: arm a barrier, load one 2x64 fp16 box
+// (256 B) of `map`, wait, exit.
+program::Kernel one_box_load(const program::TensorMap& map, int grid = 1) {
   KernelBuilder b("one_tma");
+  b.set_grid(grid);
   b.add_map(map);
   b.add_barrier("full", 1, 1);
   b.begin_role("main", 1);
@@ -76,6 +78,22 @@ TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
   }
+}
+
+// l2.coalesce_partial_rows: two CTAs on the two SMs of a TPC load the same 2-row box at the same
+// time. Rows 2048 B apart: the second CTA's two line reads merge with the first's. Rows 2000 B
+// apart (the second row starts 16 B into a sector, so the box is three requests: line 0, and
+// two pieces of the second row): nothing merges unless partial rows may.
+TEST(Primitives, CopiesWithRowsInsideASectorDoNotMerge) {
+  const auto merges = [](int64_t cols, bool partial) {
+    const GpuConfig c = simple_gpu({"l2.coalescer=true", "l2.coalescer_scope=tpc",
+                                    fmt::format("l2.coalesce_partial_rows={}", partial)});
+    const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20), 2), c);
+    return r.counters.at("mem.coalescer_merges");
+  };
+  EXPECT_EQ(merges(1024, false), 2);
+  EXPECT_EQ(merges(1000, false), 0);
+  EXPECT_EQ(merges(1000, true), 3);
 }
 
 // The load/store unit: a 2-line LD_GLOBAL that misses, then the same rows again (hits).
