@@ -152,6 +152,7 @@ struct MemParams {
   bool l2_coalescer = true;      // merge in-flight duplicate reads of SMs sharing a coalescer
   int l2_coalescer_entries = 0;  // per coalescer
   bool l2_coalesce_partial_rows = true;
+  int l2_tpc_coalescer_entries = 0;  // a per-TPC stage in front of the scope's (0: none)
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;

@@ -95,6 +95,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "with l2.remote_copy_writes: TMA and bulk stores leave a near copy as st.global ones do "
       "(false: only LSU stores do)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_remote_copy_tma_writes; }));
+  s.push_back(int_param(
+      "l2.tpc_coalescer_entries", "lines",
+      "in-flight reads a per-TPC stage in front of the l2.coalescer_scope coalescer tracks "
+      "(direct-mapped; 0: no such stage): the reads of a TPC's two SMs merge there whenever one "
+      "finds the other's response in flight",
+      [](GpuConfig& c) -> int& { return c.mem.l2_tpc_coalescer_entries; }, 0, 1 << 16));
   s.push_back(bool_param(
       "l2.coalesce_partial_rows",
       "reads of a TMA copy with a row that starts or ends inside a sector may merge in the "

@@ -145,6 +145,12 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_coalescer_entries = static_cast<size_t>(config.mem.l2_coalescer_entries);
     m_coalescer_div = FastDiv(m_coalescer_entries);
     m_coalescer.resize(static_cast<size_t>(groups) * m_coalescer_entries);
+    // l2.tpc_coalescer_entries: a TPC's own stage in front (micro_l2_hot.csv).
+    m_tpc_entries = static_cast<size_t>(config.mem.l2_tpc_coalescer_entries);
+    if (m_tpc_entries > 0) {
+      m_tpc_div = FastDiv(m_tpc_entries);
+      m_tpc_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) * m_tpc_entries);
+    }
   }
 }
 
@@ -414,6 +420,19 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   CoalescerEntry* merge_slot = nullptr;
   // l2.coalesce_partial_rows (micro_l2_hot.csv): on the H200 the reads of boxes with rows that
   // start 16 B into a line do not merge, those of boxes whose rows all start on a sector do.
+  // The TPC's stage first (l2.tpc_coalescer_entries): the reads of its two SMs merge there
+  // whenever one finds the other's response in flight; a read that passes it goes on to the
+  // l2.coalescer_scope stage and is recorded in both.
+  CoalescerEntry* tpc_slot = nullptr;
+  if (!req.write && !m_tpc_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
+    tpc_slot = &m_tpc_coalescer[static_cast<size_t>(req.sm / 2) * m_tpc_entries +
+                                m_tpc_div.mod(mix64(req.line))];
+    if (tpc_slot->line == req.line && t <= tpc_slot->ready &&
+        (req.sectors & ~tpc_slot->sectors) == 0) {
+      ++m_stats.coalescer_merges;
+      return tpc_slot->ready;
+    }
+  }
   if (!req.write && !m_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
     merge_slot = &m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * m_coalescer_entries +
                               m_coalescer_div.mod(mix64(req.line))];
@@ -428,6 +447,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       if (merged.found() && tag(merged) == req.line) {
         reused(merged) |= kReused;
         rrpv(merged) = std::min(rrpv(merged), m_hit_level);
+      }
+      if (tpc_slot) {
+        *tpc_slot = *merge_slot;
       }
       return merge_slot->ready;
     }
@@ -537,6 +559,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   if (merge_slot) {
     *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
+  }
+  if (tpc_slot) {
+    *tpc_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
   }
   return done;
 }

@@ -364,16 +364,19 @@ class MemorySystem {
   bool m_rrip = false;
   // l2.* flags and counts the request path reads, here rather than behind m_config: each read
   // there is a pointer load, and the compiler reloads it after every store it cannot rule out.
-  bool m_remote_copy = false;            // l2.remote_copy
-  bool m_copy_writes = false;            // l2.remote_copy_writes
-  bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
-  bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
-  bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
-  bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
-  double m_copy_probability = 1.0;       // l2.remote_copy_probability
-  int m_clean_first_ways = 0;            // l2.clean_first_ways
-  uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice
-  int m_fetch_sectors = 1;               // l2.fetch_sectors
+  bool m_remote_copy = false;                   // l2.remote_copy
+  bool m_copy_writes = false;                   // l2.remote_copy_writes
+  bool m_copy_tma_writes = false;               // l2.remote_copy_tma_writes
+  bool m_copy_hit_touches_home = false;         // l2.copy_hit_touches_home
+  bool m_home_ref_only = false;                 // l2.home_refresh_needs_home_ref
+  bool m_merge_partial_rows = true;             // l2.coalesce_partial_rows
+  std::vector<CoalescerEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
+  size_t m_tpc_entries = 0;
+  FastDiv m_tpc_div;
+  double m_copy_probability = 1.0;  // l2.remote_copy_probability
+  int m_clean_first_ways = 0;       // l2.clean_first_ways
+  uint32_t m_mshr_cap = 1;          // l2.mshrs_per_slice
+  int m_fetch_sectors = 1;          // l2.fetch_sectors
   // The sectors a read miss on `missing` fetches: every sector of each aligned group of
   // l2.fetch_sectors that holds a missing one.
   uint8_t fetch_group(uint8_t missing) const {

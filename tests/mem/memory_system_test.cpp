@@ -176,6 +176,27 @@ TEST(MemorySystem, CoalescerMergesTheTwoSmsOfATpc) {
   EXPECT_EQ(mem.stats().l2_read_bytes, 2u * 128);
 }
 
+// l2.tpc_coalescer_entries: a TPC's own stage in front of a GPC coalescer of one entry. SM 0
+// reads lines 77 then 78 (78 takes the GPC entry). SM 1, the other SM of TPC 0, still merges
+// with 77 in the TPC stage, leaving the GPC entry to 78, so SM 2 (TPC 1, same GPC) merges its
+// read of 78 there: 2 merges, 2 lines read at L2. Without the TPC stage SM 1's read goes to L2
+// and takes the GPC entry, and SM 2's read of 78 goes to L2 too.
+TEST(MemorySystem, TpcStageMergesThePairBeforeTheGpcStage) {
+  const auto run = [](int tpc_entries) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"l2.coalescer=true", "l2.coalescer_scope=gpc", "l2.coalescer_entries=1", "sm.count=4",
+         "sm.gpcs=1", "sm.tpc_gpcs=", fmt::format("l2.tpc_coalescer_entries={}", tpc_entries)});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    mem.access(read(77, 0), 0);
+    mem.access(read(78, 0), 1 * kNs);
+    mem.access(read(77, 1), 5 * kNs);
+    mem.access(read(78, 2), 6 * kNs);
+    return std::make_pair(mem.stats().coalescer_merges, mem.stats().l2_read_bytes);
+  };
+  EXPECT_EQ(run(64), std::make_pair(uint64_t{2}, uint64_t{2 * 128}));
+  EXPECT_EQ(run(0), std::make_pair(uint64_t{0}, uint64_t{4 * 128}));
+}
+
 // The coalescer merges only a read whose sectors the in-flight response carries: SM 1's read of
 // sector 0 of the line SM 0 is reading sector 0 of merges, its read of sector 3 goes on to L2
 // and (single-sector fetches) to DRAM.
