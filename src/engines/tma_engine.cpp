@@ -282,6 +282,9 @@ void TmaEngine::generate(Time t) {
       }
     }
     ++m_next_request;
+    if (!x.store && m_next_request + 1 < m_requests.size()) {
+      m_ctx.memory.prefetch_coalescer(m_requests[m_next_request + 1].line, m_sm);
+    }
     // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles,
     // plus tma.unaligned_row_cycles on a row not sector-aligned (micro_tma_align.csv).
     const Time cost = x.store ? m_store_sector_ps * sector_count(r.sectors)

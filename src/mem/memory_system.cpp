@@ -423,12 +423,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // The TPC's stage first (l2.tpc_coalescer_entries): the reads of its two SMs merge there
   // whenever one finds the other's response in flight; a read that passes it goes on to the
   // l2.coalescer_scope stage and is recorded in both.
-  CoalescerEntry* tpc_slot = nullptr;
+  TpcEntry* tpc_slot = nullptr;
   if (!req.write && !m_tpc_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
-    tpc_slot = &m_tpc_coalescer[static_cast<size_t>(req.sm / 2) * m_tpc_entries +
-                                m_tpc_div.mod(mix64(req.line))];
-    if (tpc_slot->line == req.line && t <= tpc_slot->ready &&
-        (req.sectors & ~tpc_slot->sectors) == 0) {
+    tpc_slot = &m_tpc_coalescer[tpc_slot_index(req.line, req.sm)];
+    if (tpc_slot->line() == req.line && t <= tpc_slot->ready &&
+        (req.sectors & ~tpc_slot->sectors()) == 0) {
       ++m_stats.coalescer_merges;
       return tpc_slot->ready;
     }
@@ -449,7 +448,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
         rrpv(merged) = std::min(rrpv(merged), m_hit_level);
       }
       if (tpc_slot) {
-        *tpc_slot = *merge_slot;
+        *tpc_slot = TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors);
       }
       return merge_slot->ready;
     }
@@ -561,7 +560,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
   }
   if (tpc_slot) {
-    *tpc_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
+    *tpc_slot = TpcEntry(req.line, done, req.sectors);
   }
   return done;
 }

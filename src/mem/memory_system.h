@@ -75,6 +75,20 @@ class MemorySystem {
   // Reads send only a request header out; their responses contend for the incoming port but,
   // being reserved ahead in time (a DRAM fill's response slot lies in the future), are no
   // backlog at the SM and do not stall it.
+  // The TPC stage's entry of `line` for `sm`: consecutive lines take consecutive entries (a
+  // stream walks the table in order, four entries to a host cache line), and the bits above
+  // the table's size fold in, so a box's rows a power of two of lines apart spread over it.
+  size_t tpc_slot_index(uint64_t line, uint16_t sm) const {
+    return static_cast<size_t>(sm / 2) * m_tpc_entries +
+           m_tpc_div.mod(line ^ (line >> 11) ^ (line >> 22));
+  }
+  // A read of `line` by `sm` is coming soon: start fetching its TPC coalescer entry, a random
+  // host line of a table of several MB (the TMA generator calls this a few requests ahead).
+  void prefetch_coalescer(uint64_t line, uint16_t sm) const {
+    if (!m_tpc_coalescer.empty()) {
+      __builtin_prefetch(&m_tpc_coalescer[tpc_slot_index(line, sm)]);
+    }
+  }
   Time port_accepts(uint16_t sm, bool write, Time t) const {
     if (m_noc_ports && write) {
       return std::max(t, m_sm_out_free[sm] - m_queue_ps);
@@ -364,13 +378,24 @@ class MemorySystem {
   bool m_rrip = false;
   // l2.* flags and counts the request path reads, here rather than behind m_config: each read
   // there is a pointer load, and the compiler reloads it after every store it cannot rule out.
-  bool m_remote_copy = false;                   // l2.remote_copy
-  bool m_copy_writes = false;                   // l2.remote_copy_writes
-  bool m_copy_tma_writes = false;               // l2.remote_copy_tma_writes
-  bool m_copy_hit_touches_home = false;         // l2.copy_hit_touches_home
-  bool m_home_ref_only = false;                 // l2.home_refresh_needs_home_ref
-  bool m_merge_partial_rows = true;             // l2.coalesce_partial_rows
-  std::vector<CoalescerEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
+  bool m_remote_copy = false;            // l2.remote_copy
+  bool m_copy_writes = false;            // l2.remote_copy_writes
+  bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
+  bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
+  bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
+  bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
+  // An entry of the TPC stage: 16 bytes, four to a host cache line (the table is several MB and
+  // read at random; a merge there re-references no L2 way, so none is kept).
+  struct TpcEntry {
+    TpcEntry() = default;
+    TpcEntry(uint64_t line, Time t, uint8_t sectors)
+        : tagged(line | static_cast<uint64_t>(sectors) << 56), ready(t) {}
+    uint64_t line() const { return tagged & ((uint64_t{1} << 56) - 1); }
+    uint8_t sectors() const { return static_cast<uint8_t>(tagged >> 56); }
+    uint64_t tagged = UINT64_MAX >> 8;  // line (bits 0-55) | sectors << 56; no line at first
+    Time ready = 0;
+  };
+  std::vector<TpcEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
   size_t m_tpc_entries = 0;
   FastDiv m_tpc_div;
   double m_copy_probability = 1.0;  // l2.remote_copy_probability
