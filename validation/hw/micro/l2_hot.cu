@@ -111,6 +111,16 @@ int main(int argc, char** argv) {
   CK(cudaDeviceSynchronize());
   printf("pitch_bytes,box_rows,ctas_per_sm,slots,group,members,region_bytes,copies_per_cta,bytes_delivered,"
          "median_us,median_gbps,best_gbps\n");
+  if (getenv("L2HOT_SWEEP") != nullptr) {
+    // L2HOT_SWEEP=1 (micro_l2_hot_slots.csv): how merging and the per-SM ceiling depend on the
+    // copies each CTA keeps in flight.
+    for (int s : {1, 2, 4, 16})
+      for (int g : {1, 4, 0}) run(buf, w16, 4096, 128, 1, s, g, sms, reps, target, ncu);
+    for (int c : {2, 4})
+      for (int g : {1, 0}) run(buf, w16, 4096, 128, c, 8 / c, g, sms, reps, target, ncu);
+    CK(cudaFree(buf));
+    return 0;
+  }
   // The GEMM tile (P = 4096, 128 rows = 16 KB), 128 KB in flight per SM, shared by g CTAs.
   for (int g : {1, 2, 4, 8, 16, 33, 66, 0}) run(buf, w16, 4096, 128, 1, 8, g, sms, reps, target, ncu);
   // Two CTAs per SM with a GEMM's 3-slot ring each.
