@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   if (getenv("L2HOT_SWEEP") != nullptr) {
     // L2HOT_SWEEP=1 (micro_l2_hot_slots.csv): how merging and the per-SM ceiling depend on the
     // copies each CTA keeps in flight.
-    for (int s : {1, 2, 4, 16})
+    for (int s : {1, 2, 4, 12})
       for (int g : {1, 4, 0}) run(buf, w16, 4096, 128, 1, s, g, sms, reps, target, ncu);
     for (int c : {2, 4})
       for (int g : {1, 0}) run(buf, w16, 4096, 128, c, 8 / c, g, sms, reps, target, ncu);
