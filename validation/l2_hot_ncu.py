@@ -7,25 +7,28 @@ the request coalescer merged), L2 tex read sectors per slice per L2 cycle (96 sl
 sectors per request, the L2 hit rate, far-partition (ltcfabric) sectors per read sector, and the
 SM clock.
 
-  python3 validation/l2_hot_ncu.py
+  python3 validation/l2_hot_ncu.py            # micro_l2_hot.csv with ncu_l2/l2_hot_raw.csv
+  python3 validation/l2_hot_ncu.py slots      # micro_l2_hot_slots.csv with ncu_l2/l2_hot_slots_raw.csv
 """
 import collections
 import csv
 import io
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
 
 
 def main():
-    lines = open(os.path.join(DATA, "ncu_l2", "l2_hot_raw.csv")).read().splitlines()
+    tag = "_" + sys.argv[1] if len(sys.argv) > 1 else ""
+    lines = open(os.path.join(DATA, "ncu_l2", f"l2_hot{tag}_raw.csv")).read().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
     by = collections.OrderedDict()
     for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
         by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
     ids = list(by)
-    with open(os.path.join(DATA, "micro_l2_hot.csv")) as f:
+    with open(os.path.join(DATA, f"micro_l2_hot{tag}.csv")) as f:
         pts = list(csv.DictReader(line for line in f if not line.startswith("#")))
     if len(ids) != 2 * len(pts):
         raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected 2 each)")
