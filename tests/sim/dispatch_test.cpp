@@ -41,16 +41,22 @@ std::vector<int> per_sm_counter(const GpuConfig& c, int grid, int per_sm, int wo
   return v;
 }
 
-TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
+// `grid` CTAs of `threads` threads and 200000 B of shared memory (one fits an SM), each one
+// COMPUTE of `cycles`.
+program::Kernel one_compute_per_cta(int grid, int threads, const std::string& cycles) {
   KernelBuilder b("place");
-  b.set_grid(4);
-  b.set_resources(128, 200000);
+  b.set_grid(grid);
+  b.set_resources(threads, 200000);
   b.begin_role("main", 1);
   KernelBuilder::ComputeOps ops;
-  ops.cycles = "10";
+  ops.cycles = cycles;
   b.compute(ops);
   b.end_role();
-  const program::Kernel k = b.finish();
+  return b.finish();
+}
+
+TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
+  const program::Kernel k = one_compute_per_cta(4, 128, "10");
   const auto ctas_on = [&](const GpuConfig& c) {
     const SimResult r = simulate(k, c);
     std::vector<int> on;
@@ -131,15 +137,7 @@ TEST(Dispatch, SideUnitTakesNoMoreThanItsShare) {
 // 0-100 on the two SMs, 2 and 3 take their slots at 100 when the first two leave, 4 at 200 on
 // the SM that CTA 2 left. Without the option nothing is kept.
 TEST(Dispatch, CtaRecordsSayWhereAndWhenEachCtaRan) {
-  KernelBuilder b("log");
-  b.set_grid(5);
-  b.set_resources(32, 200000);
-  b.begin_role("main", 1);
-  KernelBuilder::ComputeOps ops;
-  ops.cycles = "100";
-  b.compute(ops);
-  b.end_role();
-  const program::Kernel k = b.finish();
+  const program::Kernel k = one_compute_per_cta(5, 32, "100");
   const GpuConfig c = simple_gpu({"sm.dispatch_side_tpcs=0", "sm.dispatch_order=sm_id"});
   RunOptions o;
   o.record_ctas = true;
