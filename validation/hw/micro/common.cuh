@@ -106,6 +106,15 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   }
 }
 
+// The end of a ring of `nslots` mbarrier slots filled `round` times over plus `s` slots: waits
+// for the last phase each slot was used for.
+__device__ __forceinline__ void ring_drain(uint64_t* bars, int nslots, uint32_t round, int s) {
+  for (int s2 = 0; s2 < nslots; ++s2) {
+    const uint32_t uses = round + (s2 < s ? 1u : 0u);
+    if (uses > 0) mbar_wait(&bars[s2], (uses - 1) & 1);
+  }
+}
+
 // 1-D bulk copy global -> shared, completing on an mbarrier (bytes % 16 == 0).
 __device__ __forceinline__ void bulk_g2s(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
   asm volatile(
@@ -164,6 +173,19 @@ static int num_sms() {
   CK(cudaGetDevice(&d));
   CK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d));
   return n;
+}
+
+// Microseconds `launch()` (one kernel launch) takes between two CUDA events.
+template <typename F>
+static float event_us(cudaEvent_t e0, cudaEvent_t e1, F launch) {
+  CK(cudaEventRecord(e0));
+  launch();
+  CK(cudaEventRecord(e1));
+  CK(cudaEventSynchronize(e1));
+  CKL();
+  float ms;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms * 1000.f;
 }
 
 template <typename T>

@@ -45,10 +45,7 @@ __global__ void __launch_bounds__(32)
       ++round;
     }
   }
-  for (int s2 = 0; s2 < nslots; ++s2) {
-    const uint32_t uses = round + (s2 < s ? 1u : 0u);
-    if (uses > 0) mbar_wait(&bars[s2], (uses - 1) & 1);
-  }
+  ring_drain(bars, nslots, round, s);
 }
 
 static void run(uint8_t* buf, size_t region, uint32_t pitch, int rows_per_box, int ctas_per_sm,
@@ -79,14 +76,9 @@ static void run(uint8_t* buf, size_t region, uint32_t pitch, int rows_per_box, i
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   for (int r = 0; r < (ncu ? 1 : reps); ++r) {
-    CK(cudaEventRecord(e0));
-    l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, spread, copies);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    CKL();
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms * 1000.f);
+    t.push_back(event_us(e0, e1, [&] {
+      l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, spread, copies);
+    }));
   }
   const double moved = (double)grid * (double)copies * bytes;
   const float med = median_of(t), best = *std::min_element(t.begin(), t.end());

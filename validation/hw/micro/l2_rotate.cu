@@ -52,14 +52,9 @@ int main() {
       CK(cudaDeviceSynchronize());
       std::vector<float> t;
       for (int r = 0; r < reps; ++r) {
-        CK(cudaEventRecord(e0));
-        rot_read_kernel<<<blocks, threads>>>((const int4*)a, nvec, passes, shift, sink);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-        CKL();
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        t.push_back(ms * 1000.f);
+        t.push_back(event_us(e0, e1, [&] {
+          rot_read_kernel<<<blocks, threads>>>((const int4*)a, nvec, passes, shift, sink);
+        }));
       }
       const double moved = (double)bytes * passes;
       const float med = median_of(t), best = *std::min_element(t.begin(), t.end());

@@ -79,14 +79,9 @@ int main(int argc, char** argv) {
     CKL();
     CK(cudaDeviceSynchronize());
     for (int r = 0; r < reps; ++r) {
-      CK(cudaEventRecord(e0));
-      read_kernel<<<blocks, threads>>>((const int4*)a, nvec, passes, sink, clk);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CKL();
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      t.push_back(ms * 1000.f);
+      t.push_back(event_us(e0, e1, [&] {
+        read_kernel<<<blocks, threads>>>((const int4*)a, nvec, passes, sink, clk);
+      }));
       unsigned long long h[2];
       CK(cudaMemcpy(h, clk, 16, cudaMemcpyDeviceToHost));
       mhz.push_back(h[1] ? (double)h[0] / (double)h[1] * 1000.0 : 0.0);
@@ -106,14 +101,9 @@ int main(int argc, char** argv) {
     CKL();
     CK(cudaDeviceSynchronize());
     for (int r = 0; r < reps; ++r) {
-      CK(cudaEventRecord(e0));
-      copy_kernel<<<blocks, threads>>>((const int4*)a, (int4*)b, bytes / 16);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CKL();
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      t.push_back(ms * 1000.f);
+      t.push_back(event_us(e0, e1, [&] {
+        copy_kernel<<<blocks, threads>>>((const int4*)a, (int4*)b, bytes / 16);
+      }));
     }
     double moved = 2.0 * bytes;  // read + write
     float med = median_of(t), best = *std::min_element(t.begin(), t.end());

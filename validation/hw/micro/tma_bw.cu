@@ -55,11 +55,7 @@ __global__ void __launch_bounds__(32)
       ++round;
     }
   }
-  // drain
-  for (int s2 = 0; s2 < nslots; ++s2) {
-    uint32_t uses = round + (s2 < s ? 1u : 0u);
-    if (uses > 0) mbar_wait(&bars[s2], (uses - 1) & 1);
-  }
+  ring_drain(bars, nslots, round, s);
 }
 
 template <int MODE, int WAIT>
@@ -102,14 +98,9 @@ static void run(const char* name, const char* srcname, uint8_t* buf, size_t buf_
   CK(cudaDeviceSynchronize());
   std::vector<float> t;
   for (int r = 0; r < reps; ++r) {
-    CK(cudaEventRecord(e0));
-    tma_bw_kernel<MODE, WAIT><<<grid, 32, smem>>>(map, buf, bytes, nslots, T, passes);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    CKL();
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms * 1000.f);
+    t.push_back(event_us(e0, e1, [&] {
+      tma_bw_kernel<MODE, WAIT><<<grid, 32, smem>>>(map, buf, bytes, nslots, T, passes);
+    }));
   }
   double moved = (double)T * bytes * passes;
   float med = median_of(t), best = *std::min_element(t.begin(), t.end());
