@@ -89,8 +89,8 @@ struct TmaParams {
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;
   double store_bytes_per_cycle = 0;
-  double request_cycles = 0;        // least generator time of one line request (load)
-  double unaligned_row_cycles = 0;  // extra for a box row that starts or ends inside a sector
+  double request_cycles = 0;           // least generator time of one line request (load)
+  bool split_partial_sectors = false;  // a sector covered in part is a request of its own
   int max_inflight_requests = 0;
   bool dedup = true;
   int completion_cycles = 0;  // complete_tx reaching the mbarrier after the last response
@@ -152,6 +152,7 @@ struct MemParams {
   bool l2_coalescer = true;      // merge in-flight duplicate reads of SMs sharing a coalescer
   int l2_coalescer_entries = 0;  // per coalescer
   bool l2_coalesce_partial_rows = true;
+  double l2_partial_sector_cycles = 0;
   int l2_tpc_coalescer_entries = 0;  // a per-TPC stage in front of the scope's (0: none)
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition

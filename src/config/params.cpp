@@ -198,13 +198,14 @@ std::vector<ParamSpec> build_specs() {
       [](GpuConfig& c) -> double& { return c.tma.store_bytes_per_cycle; }, 1e-3, 1e5));
   s.push_back(float_param(
       "tma.request_cycles", "SM cycles",
-      "least generator time of one line request of a load (a box row that straddles two lines "
-      "costs two)",
+      "least generator time of one request of a load (a box row that straddles two lines, or "
+      "has sectors covered in part, costs several)",
       [](GpuConfig& c) -> double& { return c.tma.request_cycles; }, 0, 1e4));
-  s.push_back(float_param(
-      "tma.unaligned_row_cycles", "SM cycles",
-      "extra generator time of a load's box row that starts or ends inside a 32-B sector",
-      [](GpuConfig& c) -> double& { return c.tma.unaligned_row_cycles; }, 0, 1e4));
+  s.push_back(bool_param(
+      "tma.split_partial_sectors",
+      "a sector a copy's row covers only in part is a request of its own, the row's whole "
+      "sectors in a line another (false: one request per line)",
+      [](GpuConfig& c) -> bool& { return c.tma.split_partial_sectors; }));
   s.push_back(int_param(
       "tma.max_inflight_requests", "requests", "line requests one SM's TMA may have outstanding",
       [](GpuConfig& c) -> int& { return c.tma.max_inflight_requests; }, 1, 1 << 20));

@@ -101,6 +101,10 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(direct-mapped; 0: no such stage): the reads of a TPC's two SMs merge there whenever one "
       "finds the other's response in flight",
       [](GpuConfig& c) -> int& { return c.mem.l2_tpc_coalescer_entries; }, 0, 1 << 16));
+  s.push_back(float_param(
+      "l2.partial_sector_cycles", "L2 cycles",
+      "extra slice time of a read of one sector covered only in part (tma.split_partial_sectors)",
+      [](GpuConfig& c) -> double& { return c.mem.l2_partial_sector_cycles; }, 0, 1e3));
   s.push_back(bool_param(
       "l2.coalesce_partial_rows",
       "reads of a TMA copy with a row that starts or ends inside a sector may merge in the "

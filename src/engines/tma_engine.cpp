@@ -41,7 +41,7 @@ TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm, EngineKind kind)
   // The load/store unit's line requests cost their sectors only (the alignment costs were
   // measured on TMA boxes).
   m_request_ps = tma ? ctx.sm_clock.cycles(ctx.config.tma.request_cycles) : 0;
-  m_unaligned_ps = tma ? ctx.sm_clock.cycles(ctx.config.tma.unaligned_row_cycles) : 0;
+  m_split_partial_sectors = tma && ctx.config.tma.split_partial_sectors;
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
   m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
 }
@@ -93,7 +93,31 @@ void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
     const int first = static_cast<int>((b - line * line_bytes) / sector_bytes);
     const int last = static_cast<int>((line_end - 1 - line * line_bytes) / sector_bytes);
     const auto mask = static_cast<uint8_t>(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
-    m_requests.push_back(LineRequest{static_cast<uint64_t>(line), mask, oob});
+    if (!m_split_partial_sectors || !unaligned) {
+      m_requests.push_back(LineRequest{static_cast<uint64_t>(line), mask, oob});
+    } else {
+      // tma.split_partial_sectors: a sector the segment covers only in part is a request of its
+      // own; the whole sectors between are one.
+      const bool head = b % sector_bytes != 0;
+      const bool tail = line_end % sector_bytes != 0;
+      const auto bit = [](int s) { return static_cast<uint8_t>(1u << s); };
+      uint8_t whole = mask;
+      if (head) {
+        m_requests.push_back(LineRequest{static_cast<uint64_t>(line), bit(first), oob});
+        m_requests.back().partial_sector = true;
+        whole = static_cast<uint8_t>(whole & ~bit(first));
+      }
+      if (tail && !(head && first == last)) {
+        whole = static_cast<uint8_t>(whole & ~bit(last));
+      }
+      if (whole != 0) {
+        m_requests.push_back(LineRequest{static_cast<uint64_t>(line), whole, oob});
+      }
+      if (tail && !(head && first == last)) {
+        m_requests.push_back(LineRequest{static_cast<uint64_t>(line), bit(last), oob});
+        m_requests.back().partial_sector = true;
+      }
+    }
     b = line_end;
   }
   if (unaligned && m_requests.size() > first_request) {
@@ -154,18 +178,24 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
   const auto before = [](const LineRequest& a, const LineRequest& b) {
     return a.oob != b.oob ? a.oob < b.oob : a.line < b.line;
   };
+  // Requests of one line merge, but a partial sector split off (tma.split_partial_sectors)
+  // stays a request of its own unless it repeats one.
+  const auto merge = [](const LineRequest& a, const LineRequest& b) {
+    return !a.oob && !b.oob && a.line == b.line &&
+           ((!a.partial_sector && !b.partial_sector) || a.sectors == b.sectors);
+  };
   // A box's rows mostly come in address order, each on lines of its own: when every request
-  // comes strictly before the next, neither the sort nor the merge would change anything.
+  // comes before the next or is a piece of the same line that stays apart, neither the sort
+  // nor the merge would change anything.
   if (m_ctx.config.tma.dedup && m_requests.size() > 1 &&
       std::adjacent_find(m_requests.begin(), m_requests.end(),
                          [&](const LineRequest& a, const LineRequest& b) {
-                           return !before(a, b);
+                           return before(b, a) || merge(a, b);
                          }) != m_requests.end()) {
     std::stable_sort(m_requests.begin(), m_requests.end(), before);
     size_t out = 0;
     for (size_t i = 0; i < m_requests.size(); ++i) {
-      if (out > 0 && !m_requests[i].oob && !m_requests[out - 1].oob &&
-          m_requests[out - 1].line == m_requests[i].line) {
+      if (out > 0 && merge(m_requests[out - 1], m_requests[i])) {
         m_requests[out - 1].sectors |= m_requests[i].sectors;
         ++m_stats.dedup_merged;
       } else {
@@ -202,8 +232,10 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
     m_stats.oob_sectors += static_cast<uint64_t>(nsect);
     done = at + m_oob_latency;
   } else {
-    done = m_ctx.memory.access(
-        MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma, r.partial_row}, at);
+    done =
+        m_ctx.memory.access(MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma,
+                                       r.partial_row, r.partial_sector},
+                            at);
     m_stats.request_bytes += static_cast<uint64_t>(nsect * m_ctx.config.mem.sector_bytes);
   }
   ++m_stats.requests;
@@ -285,11 +317,11 @@ void TmaEngine::generate(Time t) {
     if (!x.store && m_next_request + 1 < m_requests.size()) {
       m_ctx.memory.prefetch_coalescer(m_requests[m_next_request + 1].line, m_sm);
     }
-    // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles,
-    // plus tma.unaligned_row_cycles on a row not sector-aligned (micro_tma_align.csv).
+    // A load request costs its sectors at tma.bytes_per_cycle but at least tma.request_cycles
+    // (micro_tma_align.csv: a box's time follows its request count once rows straddle lines or
+    // start inside sectors).
     const Time cost = x.store ? m_store_sector_ps * sector_count(r.sectors)
-                              : std::max(m_sector_ps * sector_count(r.sectors), m_request_ps) +
-                                    (r.unaligned ? m_unaligned_ps : 0);
+                              : std::max(m_sector_ps * sector_count(r.sectors), m_request_ps);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
     m_cursor += cost;
     m_stats.generator_busy_ps += cost;

@@ -75,8 +75,9 @@ class TmaEngine {
     uint64_t line;
     uint8_t sectors;
     bool oob;
-    bool unaligned = false;    // first request of a row that starts or ends inside a sector
-    bool partial_row = false;  // any request of a copy with such a row
+    bool unaligned = false;       // first request of a row that starts or ends inside a sector
+    bool partial_row = false;     // any request of a copy with such a row
+    bool partial_sector = false;  // one sector the copy covers only in part
   };
   void start_next(Time t);
   void build_requests(const TmaTransaction& txn);
@@ -109,9 +110,9 @@ class TmaEngine {
   // pays tma.tensor_setup_cycles.
   std::vector<bool> m_descriptor_cached;
   Time m_sector_ps;
-  Time m_store_sector_ps;  // stores read shared memory at tma.store_bytes_per_cycle
-  Time m_request_ps;       // tma.request_cycles
-  Time m_unaligned_ps;     // tma.unaligned_row_cycles
+  Time m_store_sector_ps;                // stores read shared memory at tma.store_bytes_per_cycle
+  Time m_request_ps;                     // tma.request_cycles
+  bool m_split_partial_sectors = false;  // tma.split_partial_sectors (TMA only)
   Time m_oob_latency;
   TmaStats m_stats;
 };

@@ -63,6 +63,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_write_ack = m_l2_clock.cycles(config.mem.l2_write_ack_cycles);
   m_dram_latency = m_dram_clock.cycles(config.mem.dram_latency_cycles);
   m_slice_ps_per_byte = m_l2_clock.period_ps / config.mem.l2_slice_bytes_per_cycle;
+  m_partial_sector_ps = m_l2_clock.cycles(config.mem.l2_partial_sector_cycles);
   for (size_t n = 0; n < m_slice_busy.size(); ++n) {
     const int bytes = static_cast<int>(n) * m_sector_bytes;
     m_slice_busy[n] = static_cast<Time>(bytes * m_slice_ps_per_byte + 0.5);
@@ -337,9 +338,9 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 // Inlined into access(), its only caller.
 [[gnu::always_inline]] inline Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line,
                                                                uint8_t sectors, int nsect,
-                                                               Time arrive) {
+                                                               Time arrive, Time extra) {
   SliceStats& ss = m_slice_stats[slice];
-  const Time start = reserve_slice(slice, arrive, nsect);
+  const Time start = reserve_slice(slice, arrive, nsect, extra);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
     m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
@@ -525,7 +526,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   if (copies) {
     copy_slot = lookup(proxy, line_set, req.line);
   }
-  if (copies && near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, ready)) {
+  // A sector asked for in part holds its slice longer (l2.partial_sector_cycles).
+  const Time extra = req.partial_sector ? m_partial_sector_ps : 0;
+  if (copies && near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, extra, ready)) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
@@ -539,7 +542,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       }
     }
   } else {
-    done = read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way) + one_way;
+    done =
+        read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way, extra) + one_way;
     if (m_home_ref_only && !far) {
       reused(m_served_way) |= kHomeRef;
     }
@@ -556,11 +560,24 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
     done += wait;
   }
+  // A read of a line whose other sectors are still in flight from here (a row's pieces of one
+  // line with tma.split_partial_sectors) adds its sectors to the entry: a later read of any of
+  // them merges and waits for the later response.
   if (merge_slot) {
-    *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
+    if (merge_slot->line == req.line && t <= merge_slot->ready) {
+      *merge_slot = CoalescerEntry{req.line, std::max(done, merge_slot->ready), m_served_way,
+                                   static_cast<uint8_t>(merge_slot->sectors | req.sectors)};
+    } else {
+      *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
+    }
   }
   if (tpc_slot) {
-    *tpc_slot = TpcEntry(req.line, done, req.sectors);
+    if (tpc_slot->line() == req.line && t <= tpc_slot->ready) {
+      *tpc_slot = TpcEntry(req.line, std::max(done, tpc_slot->ready),
+                           static_cast<uint8_t>(tpc_slot->sectors() | req.sectors));
+    } else {
+      *tpc_slot = TpcEntry(req.line, done, req.sectors);
+    }
   }
   return done;
 }

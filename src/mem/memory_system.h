@@ -41,6 +41,9 @@ struct MemRequest {
   // Part of a TMA copy with a row that starts or ends inside a sector: it merges in the request
   // coalescer only with l2.coalesce_partial_rows.
   bool partial_row = false;
+  // A single sector the request covers only in part (tma.split_partial_sectors): a read costs
+  // its slice l2.partial_sector_cycles more.
+  bool partial_sector = false;
 };
 
 struct SliceStats {
@@ -260,16 +263,19 @@ class MemorySystem {
   // Serves a read of `line` (in `set`) at `slice` arriving at `arrive`; returns when the data
   // leaves the slice.
   // `nsect`: the sectors in `sectors`.
-  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive);
-  // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
-  Time reserve_slice(int slice, Time arrive, int nsect) {
+  // `extra`: slice time beyond the sectors' (l2.partial_sector_cycles).
+  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive,
+                     Time extra);
+  // Books `nsect` sectors' time, and `extra`, on the slice from `arrive` on; returns their start.
+  Time reserve_slice(int slice, Time arrive, int nsect, Time extra = 0) {
     const Time start = std::max(arrive, m_slice_free[slice]);
-    m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)];
+    m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)] + extra;
     return start;
   }
   // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
   // has none) serves this read: then `ready` is when its data leaves the proxy slice.
-  bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time& ready);
+  bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time extra,
+                        Time& ready);
   // Whether this eviction prefers the set's least recently used line read only once
   // (l2.clean_first_probability, drawn from a hash of the eviction count).
   bool clean_first_now();
@@ -424,6 +430,7 @@ class MemorySystem {
   Time m_write_ack;
   Time m_dram_latency;
   double m_slice_ps_per_byte;
+  Time m_partial_sector_ps = 0;  // l2.partial_sector_cycles
   // A slice's time for n sectors (n <= 8, a mask's bits), rounded as bytes * ps/byte once was:
   // a table, not a floating-point product per request.
   std::array<Time, 9> m_slice_busy{};

@@ -94,6 +94,22 @@ TEST(MemorySystem, SlicePortSerializesResponsesByBytesOverBandwidth) {
   EXPECT_EQ(lat.access(read(b, 1), t), t + 201 * kNs);
 }
 
+// l2.partial_sector_cycles: a read of a sector covered only in part (tma.split_partial_sectors)
+// holds its slice that much longer. Two hits on one slice at the same time: the second waits
+// for the first's slice time, a quarter cycle for one sector (128 B/cycle), plus 5 if partial.
+TEST(MemorySystem, PartialSectorReadsHoldTheirSliceLonger) {
+  for (const bool partial : {false, true}) {
+    const GpuConfig cfg = testing::simple_gpu({"noc.model=latency", "l2.partial_sector_cycles=5"});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    const auto [a, b] = two_lines_of_one_slice(mem);
+    mem.access(read(a, 0), 0);
+    mem.access(read(b, 1), 0);
+    const Time t = 10'000 * kNs;
+    EXPECT_EQ(mem.access(MemRequest{a, 0x1, false, 0, true, false, partial}, t), t + 200 * kNs);
+    EXPECT_EQ(mem.access(read(b, 1), t), t + (partial ? 205'250 : 200'250)) << partial;
+  }
+}
+
 // Response ports keep calendars: a miss booked first holds the SM port from when its DRAM fill
 // returns (t + 100 to the slice, 300 DRAM + 1 channel cycle, 100 back: t + 501), so a hit to
 // the same SM processed after it but ready at t + 200 goes first, undelayed. A busy-until port

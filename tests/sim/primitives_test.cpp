@@ -67,33 +67,43 @@ TEST(Primitives, MbarrierOperationWaitsForTheLoadsHold) {
 
 // Generator time of box rows that are not 128-B aligned (micro_tma_align.csv): a load request
 // costs its sectors (1 cycle each on the simple GPU) but at least tma.request_cycles (3 here),
-// and a row that starts or ends inside a sector tma.unaligned_row_cycles more (5 here). A 2 x 64
-// fp16 box: row 0 at byte 0 is one 4-sector request (4 cycles) in every case; row 1 at byte
-// 2048 is the same (total 8); at 2016 it straddles two lines, 1 + 3 sectors: 3 + 3 (total 10);
-// at 2000 it is 2 + 3 sectors and starts inside a sector: 3 + 3 + 5 (total 15).
+// and with tma.split_partial_sectors a sector a row covers only in part is a request of its
+// own (ncu_l2/l2_hot_raw.csv). A 2 x 64 fp16 box: row 0 at byte 0 is one 4-sector request (4
+// cycles) in every case; row 1 at byte 2048 is the same (total 8, 2 requests); at 2016 it
+// straddles two lines, 1 + 3 whole sectors: 3 + 3 (total 10, 3 requests); at 2000 it starts
+// 16 B into sector 2 of its first line and ends 16 B into sector 2 of the next: a part of
+// sector 2, sector 3, sectors 0-1, a part of sector 2 (total 4 + 4 x 3 = 16, 5 requests), or
+// without the split 2 + 3 sectors (total 10, 3 requests).
 TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
-  for (const auto& [cols, busy] :
-       std::vector<std::pair<int64_t, double>>{{1024, 8}, {1008, 10}, {1000, 15}}) {
-    const GpuConfig c = simple_gpu({"tma.request_cycles=3", "tma.unaligned_row_cycles=5"});
+  for (const auto& [cols, split, busy, requests] :
+       std::vector<std::tuple<int64_t, bool, double, double>>{
+           {1024, true, 8, 2}, {1008, true, 10, 3}, {1000, true, 16, 5}, {1000, false, 10, 3}}) {
+    const GpuConfig c =
+        simple_gpu({"tma.request_cycles=3", fmt::format("tma.split_partial_sectors={}", split)});
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
+    EXPECT_EQ(r.counters.at("sm[0].tma.requests"), requests) << "row stride " << 2 * cols;
   }
 }
 
 // l2.coalesce_partial_rows: two CTAs on the two SMs of a TPC load the same 2-row box at the same
 // time. Rows 2048 B apart: the second CTA's two line reads merge with the first's. Rows 2000 B
-// apart (the second row starts 16 B into a sector, so the box is three requests: line 0, and
-// two pieces of the second row): nothing merges unless partial rows may.
+// apart (the second row starts 16 B into a sector): nothing merges unless partial rows may;
+// then all of the box's requests do, five with tma.split_partial_sectors (line 0, and four
+// pieces of the second row in two lines: the coalescer gathers the sectors in flight of a
+// line), three without (line 0 and two pieces).
 TEST(Primitives, CopiesWithRowsInsideASectorDoNotMerge) {
-  const auto merges = [](int64_t cols, bool partial) {
+  const auto merges = [](int64_t cols, bool partial, bool split) {
     const GpuConfig c = simple_gpu({"l2.coalescer=true", "l2.coalescer_scope=tpc",
-                                    fmt::format("l2.coalesce_partial_rows={}", partial)});
+                                    fmt::format("l2.coalesce_partial_rows={}", partial),
+                                    fmt::format("tma.split_partial_sectors={}", split)});
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20), 2), c);
     return r.counters.at("mem.coalescer_merges");
   };
-  EXPECT_EQ(merges(1024, false), 2);
-  EXPECT_EQ(merges(1000, false), 0);
-  EXPECT_EQ(merges(1000, true), 3);
+  EXPECT_EQ(merges(1024, false, true), 2);
+  EXPECT_EQ(merges(1000, false, true), 0);
+  EXPECT_EQ(merges(1000, true, true), 5);
+  EXPECT_EQ(merges(1000, true, false), 3);
 }
 
 // The load/store unit: a 2-line LD_GLOBAL that misses, then the same rows again (hits).
