@@ -137,6 +137,34 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
 }
+
+// One issuing thread's ring of `nslots` shared-memory slots (one mbarrier each, already
+// initialised): `copies` 2-D boxes of 64 columns x `rows_per_box` rows, copy n reading tile
+// u0 + n * step (mod T), tile u = column block u mod 2^log2_cols, row block u >> log2_cols; a
+// slot is reissued once its previous copy completed. Used by l2_hot.cu and l2_pairs.cu.
+__device__ __forceinline__ void tile_ring(uint8_t* dsm, uint64_t* bars, const CUtensorMap* map,
+                                          uint32_t bytes, int nslots, long long T, int log2_cols,
+                                          int rows_per_box, long long u0, long long step,
+                                          long long copies) {
+  // Incremental loop state (no 64-bit division in the issue loop; see tma_bw.cu).
+  long long u = u0 % T;
+  int s = 0;
+  uint32_t round = 0;
+  for (long long n = 0; n < copies; ++n) {
+    if (round > 0) mbar_wait(&bars[s], (round - 1) & 1);
+    mbar_expect_tx(&bars[s], bytes);
+    const int cb = (int)(u & ((1LL << log2_cols) - 1));
+    const int rb = (int)(u >> log2_cols);
+    tma_load_2d(dsm + (uint32_t)s * bytes, map, cb * 64, rb * rows_per_box, &bars[s]);
+    u += step;
+    while (u >= T) u -= T;
+    if (++s == nslots) {
+      s = 0;
+      ++round;
+    }
+  }
+  ring_drain(bars, nslots, round, s);
+}
 __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, int c0, int c1, int c2,
                                             uint64_t* bar) {
   asm volatile(

@@ -28,24 +28,8 @@ __global__ void __launch_bounds__(32)
   fence_mbar_init();
   prefetch_tmap(&map);
   const long long groups = (gridDim.x + group - 1) / group;
-  // Incremental loop state (no 64-bit division in the issue loop; see tma_bw.cu).
-  long long u = (long long)(spread ? blockIdx.x % groups : blockIdx.x / group) % T;
-  int s = 0;
-  uint32_t round = 0;
-  for (long long n = 0; n < copies; ++n) {
-    if (round > 0) mbar_wait(&bars[s], (round - 1) & 1);
-    mbar_expect_tx(&bars[s], bytes);
-    const int cb = (int)(u & ((1LL << log2_cols) - 1));
-    const int rb = (int)(u >> log2_cols);
-    tma_load_2d(dsm + (uint32_t)s * bytes, &map, cb * 64, rb * rows_per_box, &bars[s]);
-    u += groups;
-    while (u >= T) u -= T;
-    if (++s == nslots) {
-      s = 0;
-      ++round;
-    }
-  }
-  ring_drain(bars, nslots, round, s);
+  tile_ring(dsm, bars, &map, bytes, nslots, T, log2_cols, rows_per_box,
+            spread ? blockIdx.x % groups : blockIdx.x / group, groups, copies);
 }
 
 static void run(uint8_t* buf, size_t region, uint32_t pitch, int rows_per_box, int ctas_per_sm,
