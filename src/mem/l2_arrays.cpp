@@ -114,12 +114,12 @@ void MemorySystem::write_back(WayRef r, Time t) {
 
 // Remote-copy proxy: a near slice may hold a clean copy of a far line.
 bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive,
-                                    Time extra, Time& ready) {
+                                    Time& ready) {
   if (!slot.found() || (sectors & ~valid(slot)) != 0) {
     return false;
   }
   const int nsect = sector_count(sectors);
-  const Time start = reserve_slice(proxy, arrive, nsect, extra);
+  const Time start = reserve_slice(proxy, arrive, nsect);
   touch(slot);
   reused(slot) |= kReused;
   m_served_way = slot;

@@ -338,9 +338,9 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 // Inlined into access(), its only caller.
 [[gnu::always_inline]] inline Time MemorySystem::read_at_slice(int slice, size_t set, uint64_t line,
                                                                uint8_t sectors, int nsect,
-                                                               Time arrive, Time extra) {
+                                                               Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
-  const Time start = reserve_slice(slice, arrive, nsect, extra);
+  const Time start = reserve_slice(slice, arrive, nsect);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
     m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
@@ -526,9 +526,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   if (copies) {
     copy_slot = lookup(proxy, line_set, req.line);
   }
-  // A sector asked for in part holds its slice longer (l2.partial_sector_cycles).
-  const Time extra = req.partial_sector ? m_partial_sector_ps : 0;
-  if (copies && near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, extra, ready)) {
+  if (copies && near_copy_serves(proxy, copy_slot, req.sectors, t + near_way, ready)) {
     done = ready + near_way;
     served_by = proxy;
     back = near_way;
@@ -542,8 +540,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       }
     }
   } else {
-    done =
-        read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way, extra) + one_way;
+    done = read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way) + one_way;
     if (m_home_ref_only && !far) {
       reused(m_served_way) |= kHomeRef;
     }
@@ -551,6 +548,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);
     }
+  }
+  // A sector asked for in part holds the slice that served it longer (l2.partial_sector_cycles).
+  if (req.partial_sector) {
+    m_slice_free[static_cast<size_t>(served_by)] += m_partial_sector_ps;
   }
   if (m_noc_ports) {
     // The response leaves through the serving slice's port, then enters the SM's port. Both are
@@ -560,11 +561,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
     done += wait;
   }
-  // A read of a line whose other sectors are still in flight from here (a row's pieces of one
-  // line with tma.split_partial_sectors) adds its sectors to the entry: a later read of any of
-  // them merges and waits for the later response.
+  // A row's pieces of one line are separate reads (tma.split_partial_sectors; they reach the
+  // coalescer only with l2.coalesce_partial_rows): an entry still in flight for the line gathers
+  // their sectors, and a later read of any of them merges and waits for the later response.
   if (merge_slot) {
-    if (merge_slot->line == req.line && t <= merge_slot->ready) {
+    if (req.partial_row && merge_slot->line == req.line && t <= merge_slot->ready) {
       *merge_slot = CoalescerEntry{req.line, std::max(done, merge_slot->ready), m_served_way,
                                    static_cast<uint8_t>(merge_slot->sectors | req.sectors)};
     } else {
@@ -572,7 +573,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
   }
   if (tpc_slot) {
-    if (tpc_slot->line() == req.line && t <= tpc_slot->ready) {
+    if (req.partial_row && tpc_slot->line() == req.line && t <= tpc_slot->ready) {
       *tpc_slot = TpcEntry(req.line, std::max(done, tpc_slot->ready),
                            static_cast<uint8_t>(tpc_slot->sectors() | req.sectors));
     } else {

@@ -263,19 +263,16 @@ class MemorySystem {
   // Serves a read of `line` (in `set`) at `slice` arriving at `arrive`; returns when the data
   // leaves the slice.
   // `nsect`: the sectors in `sectors`.
-  // `extra`: slice time beyond the sectors' (l2.partial_sector_cycles).
-  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive,
-                     Time extra);
-  // Books `nsect` sectors' time, and `extra`, on the slice from `arrive` on; returns their start.
-  Time reserve_slice(int slice, Time arrive, int nsect, Time extra = 0) {
+  Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive);
+  // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
+  Time reserve_slice(int slice, Time arrive, int nsect) {
     const Time start = std::max(arrive, m_slice_free[slice]);
-    m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)] + extra;
+    m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)];
     return start;
   }
   // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
   // has none) serves this read: then `ready` is when its data leaves the proxy slice.
-  bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time extra,
-                        Time& ready);
+  bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time& ready);
   // Whether this eviction prefers the set's least recently used line read only once
   // (l2.clean_first_probability, drawn from a hash of the eviction count).
   bool clean_first_now();
