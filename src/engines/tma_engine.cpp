@@ -42,6 +42,12 @@ TmaEngine::TmaEngine(SimContext& ctx, uint16_t sm, EngineKind kind)
   // measured on TMA boxes).
   m_request_ps = tma ? ctx.sm_clock.cycles(ctx.config.tma.request_cycles) : 0;
   m_split_partial_sectors = tma && ctx.config.tma.split_partial_sectors;
+  m_line_bytes = ctx.config.mem.line_bytes;
+  m_sector_bytes = ctx.config.mem.sector_bytes;
+  m_line_shift = std::has_single_bit(static_cast<uint64_t>(m_line_bytes))
+                     ? std::countr_zero(static_cast<uint64_t>(m_line_bytes))
+                     : -1;
+  m_full_mask = static_cast<uint8_t>((1u << (m_line_bytes / m_sector_bytes)) - 1);
   const ClockDomain l2 = ClockDomain::from_mhz(ctx.config.mem.l2_clock_mhz);
   m_oob_latency = l2.cycles(ctx.config.mem.l2_hit_cycles);
 }
@@ -83,10 +89,17 @@ void TmaEngine::release(uint32_t slot) {
 }
 
 void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
-  const int64_t line_bytes = m_ctx.config.mem.line_bytes;
-  const int64_t sector_bytes = m_ctx.config.mem.sector_bytes;
+  const int64_t line_bytes = m_line_bytes;
+  // The common case, one whole aligned line (a GEMM tile's 128-B row), without a division.
+  if (m_line_shift >= 0 && byte_end - byte_begin == line_bytes &&
+      (byte_begin & (line_bytes - 1)) == 0) {
+    m_requests.push_back(
+        LineRequest{static_cast<uint64_t>(byte_begin >> m_line_shift), m_full_mask, oob});
+    return;
+  }
+  const int64_t sector_bytes = m_sector_bytes;
   const bool unaligned = byte_begin % sector_bytes != 0 || byte_end % sector_bytes != 0;
-  const size_t first_request = m_requests.size();
+  m_any_unaligned = m_any_unaligned || unaligned;
   for (int64_t b = byte_begin; b < byte_end;) {
     const int64_t line = b / line_bytes;
     const int64_t line_end = std::min(byte_end, (line + 1) * line_bytes);
@@ -120,14 +133,40 @@ void TmaEngine::add_segment(int64_t byte_begin, int64_t byte_end, bool oob) {
     }
     b = line_end;
   }
-  if (unaligned && m_requests.size() > first_request) {
-    m_requests[first_request].unaligned = true;
+}
+
+// The common 2-D box (a GEMM or attention operand tile): wholly inside the tensor, rows of whole
+// aligned lines, each row past the previous one. Its requests are the rows' lines in address
+// order, with nothing to clip, sort or merge; returns false for any other box.
+bool TmaEngine::whole_lines_2d(const program::TensorMap& m, const TmaTransaction& txn,
+                               int64_t esize) {
+  const int64_t row_bytes = m.box[0] * esize;
+  const int64_t stride = m.strides[1];
+  const int64_t first = static_cast<int64_t>(m.base) + txn.coord[0] * esize;
+  if (m_line_shift < 0 || row_bytes % m_line_bytes != 0 || (first & (m_line_bytes - 1)) != 0 ||
+      stride % m_line_bytes != 0 || stride < row_bytes || txn.coord[0] < 0 ||
+      txn.coord[0] + m.box[0] > m.dims[0] || txn.coord[1] < 0 ||
+      txn.coord[1] + m.box[1] > m.dims[1]) {
+    return false;
   }
+  const int64_t lines_per_row = row_bytes >> m_line_shift;
+  auto line = static_cast<uint64_t>((first + txn.coord[1] * stride) >> m_line_shift);
+  const auto line_stride = static_cast<uint64_t>(stride >> m_line_shift);
+  m_requests.resize(static_cast<size_t>(m.box[1] * lines_per_row),
+                    LineRequest{0, m_full_mask, false});
+  LineRequest* out = m_requests.data();
+  for (int32_t r = 0; r < m.box[1]; ++r, line += line_stride) {
+    for (int64_t k = 0; k < lines_per_row; ++k) {
+      (out++)->line = line + static_cast<uint64_t>(k);
+    }
+  }
+  return true;
 }
 
 // Walks the box row by row (dimension 0 is contiguous) and clips it against the tensor bounds.
 void TmaEngine::build_requests(const TmaTransaction& txn) {
   m_requests.clear();
+  m_any_unaligned = false;
   if (!txn.tensor) {
     const int64_t row_bytes = txn.tx_bytes / txn.rows;
     for (int64_t r = 0; r < txn.rows; ++r) {
@@ -137,6 +176,9 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
   } else {
     const program::TensorMap& m = m_ctx.kernel.maps[txn.map];
     const int64_t esize = program::dtype_bytes(m.dtype);
+    if (m.rank == 2 && whole_lines_2d(m, txn, esize)) {
+      return;
+    }
     std::array<int64_t, program::kMaxTensorRank> idx{};
     const int64_t x0 = txn.coord[0];
     const int64_t x1 = x0 + m.box[0];
@@ -190,7 +232,7 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
   if (m_ctx.config.tma.dedup && m_requests.size() > 1 &&
       std::adjacent_find(m_requests.begin(), m_requests.end(),
                          [&](const LineRequest& a, const LineRequest& b) {
-                           return before(b, a) || merge(a, b);
+                           return !before(a, b) && (before(b, a) || merge(a, b));
                          }) != m_requests.end()) {
     std::stable_sort(m_requests.begin(), m_requests.end(), before);
     size_t out = 0;
@@ -207,8 +249,7 @@ void TmaEngine::build_requests(const TmaTransaction& txn) {
   // A copy with a row that starts or ends inside a sector: none of its reads merge in the
   // request coalescer unless l2.coalesce_partial_rows (micro_l2_hot.csv: boxes of rows 4112 B
   // apart, half of them on a sector, reach L2 unmerged).
-  if (std::any_of(m_requests.begin(), m_requests.end(),
-                  [](const LineRequest& r) { return r.unaligned; })) {
+  if (m_any_unaligned) {
     for (LineRequest& r : m_requests) {
       r.partial_row = true;
     }

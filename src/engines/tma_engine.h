@@ -75,13 +75,13 @@ class TmaEngine {
     uint64_t line;
     uint8_t sectors;
     bool oob;
-    bool unaligned = false;       // first request of a row that starts or ends inside a sector
     bool partial_row = false;     // any request of a copy with such a row
     bool partial_sector = false;  // one sector the copy covers only in part
   };
   void start_next(Time t);
   void build_requests(const TmaTransaction& txn);
   void add_segment(int64_t byte_begin, int64_t byte_end, bool oob);
+  bool whole_lines_2d(const program::TensorMap& m, const TmaTransaction& txn, int64_t esize);
   Time emit(const LineRequest& r, Time at, bool store);
   void finish_transaction(Time t);
 
@@ -113,6 +113,11 @@ class TmaEngine {
   Time m_store_sector_ps;                // stores read shared memory at tma.store_bytes_per_cycle
   Time m_request_ps;                     // tma.request_cycles
   bool m_split_partial_sectors = false;  // tma.split_partial_sectors (TMA only)
+  int64_t m_line_bytes;
+  int64_t m_sector_bytes;
+  int m_line_shift;      // log2 of the line size, -1 if it is not a power of two
+  uint8_t m_full_mask;   // every sector of a line
+  bool m_any_unaligned;  // a row of the copy being built starts or ends inside a sector
   Time m_oob_latency;
   TmaStats m_stats;
 };
