@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <string>
 #include <tuple>
 
 #include "test_util.h"
@@ -17,15 +18,15 @@ using program::KernelBuilder;
 using testing::map2d;
 using testing::simple_gpu;
 
-// One CTA (or `grid`, each the same), one warpgroup: arm a barrier, load one 2x64 fp16 box
-// (256 B) of `map`, wait, exit.
+// One CTA (or `grid`, each the same), one warpgroup: arm a barrier, load one box of `map` (2x64
+// fp16, 256 B, in most tests), wait, exit.
 program::Kernel one_box_load(const program::TensorMap& map, int grid = 1) {
   KernelBuilder b("one_tma");
   b.set_grid(grid);
   b.add_map(map);
   b.add_barrier("full", 1, 1);
   b.begin_role("main", 1);
-  b.mb_arrive_expect_tx("full", "0", "256");
+  b.mb_arrive_expect_tx("full", "0", std::to_string(map.box_bytes()));
   b.tma_load(map.name, {"0", "0"}, "full", "0");
   b.mb_wait("full", "0", "0");
   b.end_role();
@@ -83,6 +84,20 @@ TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
     EXPECT_EQ(r.counters.at("sm[0].tma.requests"), requests) << "row stride " << 2 * cols;
+  }
+}
+
+// Rows narrower than a sector (4 rows of 8 fp16, 16 B apart: 64 contiguous bytes of one line).
+// With tma.split_partial_sectors each row is a part of sector 0 or 1; the two parts of a sector
+// merge (de-duplication), those of different sectors stay apart: 2 requests. Without it the four
+// rows are one line, merged into 1 request.
+TEST(Primitives, RowsInsideOneSectorMergeBySector) {
+  for (const auto& [split, requests] :
+       std::vector<std::pair<bool, double>>{{true, 2}, {false, 1}}) {
+    const GpuConfig c = simple_gpu({fmt::format("tma.split_partial_sectors={}", split)});
+    const SimResult r = simulate(one_box_load(map2d("T", 4, 8, 4, 8, 1 << 20)), c);
+    EXPECT_EQ(r.counters.at("sm[0].tma.requests"), requests) << split;
+    EXPECT_EQ(r.l2_read_bytes, 64u) << split;
   }
 }
 
