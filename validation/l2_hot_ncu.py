@@ -9,6 +9,8 @@ SM clock.
 
   python3 validation/l2_hot_ncu.py            # micro_l2_hot.csv with ncu_l2/l2_hot_raw.csv
   python3 validation/l2_hot_ncu.py slots      # micro_l2_hot_slots.csv with ncu_l2/l2_hot_slots_raw.csv
+  python3 validation/l2_hot_ncu.py pairs      # micro_l2_pairs.csv with ncu_l2/l2_pairs_raw.csv
+                                              # (validation/hw/micro/l2_pairs.cu, once measured)
 """
 import collections
 import csv
@@ -20,25 +22,34 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
 
 
+# The columns that name a point, per micro.
+KEYS = {"l2_hot": ["pitch_bytes", "ctas_per_sm", "slots", "group", "members", "region_bytes"],
+        "l2_pairs": ["layout", "ctas_per_sm", "slots", "groups", "sms_per_group", "active_sms"]}
+
+
 def main():
-    tag = "_" + sys.argv[1] if len(sys.argv) > 1 else ""
-    lines = open(os.path.join(DATA, "ncu_l2", f"l2_hot{tag}_raw.csv")).read().splitlines()
+    arg = sys.argv[1] if len(sys.argv) > 1 else ""
+    name, tag = ("l2_pairs", "") if arg == "pairs" else ("l2_hot", "_" + arg if arg else "")
+    raw = os.path.join(DATA, "ncu_l2", f"{name}{tag}_raw.csv")
+    if not os.path.exists(raw):
+        raise SystemExit(f"l2_hot_ncu.py: {os.path.relpath(raw, HERE)} does not exist: not measured "
+                         "yet (validation/README.md, Shared tiles, has the ncu command)")
+    lines = open(raw).read().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
     by = collections.OrderedDict()
     for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
         by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
     ids = list(by)
-    with open(os.path.join(DATA, f"micro_l2_hot{tag}.csv")) as f:
+    with open(os.path.join(DATA, f"micro_{name}{tag}.csv")) as f:
         pts = list(csv.DictReader(line for line in f if not line.startswith("#")))
     if len(ids) != 2 * len(pts):
         raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected 2 each)")
-    print("pitch_bytes,ctas_per_sm,slots,group,members,region_bytes,delivered_over_l2,"
+    print(",".join(KEYS[name]) + ",delivered_over_l2,"
           "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz")
     for i, p in enumerate(pts):
         m = by[ids[2 * i + 1]]
         rd = m["lts__t_sectors_srcunit_tex_op_read.sum"]
-        print(",".join([p["pitch_bytes"], p["ctas_per_sm"], p["slots"], p["group"], p["members"],
-                        p["region_bytes"]]) +
+        print(",".join(p[k] for k in KEYS[name]) +
               ",%.2f,%.2f,%.2f,%.3f,%.3f,%.0f" % (
                   m["l1tex__m_xbar2l1tex_read_bytes.sum"] / (rd * 32),
                   rd / 96 / m["lts__cycles_elapsed.avg"],
