@@ -24,7 +24,8 @@ DATA = os.path.join(HERE, "data", "h200")
 
 # The columns that name a point, per micro.
 KEYS = {"l2_hot": ["pitch_bytes", "ctas_per_sm", "slots", "group", "members", "region_bytes"],
-        "l2_pairs": ["layout", "ctas_per_sm", "slots", "groups", "sms_per_group", "active_sms"]}
+        "l2_pairs": ["layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group",
+                     "active_sms"]}
 
 
 def main():

@@ -22,7 +22,8 @@
 // Time by CUDA events, median of 5 launches after a warm-up launch (which also makes the tensor
 // L2-resident); GB/s = bytes delivered to shared memory / time. With L2PAIRS_NCU=1 each point
 // runs once after its warm-up (for ncu's L2 counters; no timing). The GPC map goes to stderr.
-// Columns: layout,ctas_per_sm,slots,groups,sms_per_group,active_sms,copies_per_cta,
+// Members of a group start `skew` copies apart in its sequence (rank by SM id; 0: together).
+// Columns: layout,ctas_per_sm,slots,skew_copies,groups,sms_per_group,active_sms,copies_per_cta,
 //          bytes_delivered,median_us,median_gbps,best_gbps
 #include <functional>
 #include <map>
@@ -146,19 +147,19 @@ static int make_groups(const std::string& layout, const std::vector<int>& gpc, s
 }
 
 __global__ void __launch_bounds__(32)
-    l2_pairs_kernel(const __grid_constant__ CUtensorMap map, const int* __restrict__ group_of_sm, int groups,
-                    uint32_t bytes, int nslots, long long T, int log2_cols, long long copies) {
+    l2_pairs_kernel(const __grid_constant__ CUtensorMap map, const long long* __restrict__ start_of_sm,
+                    int groups, uint32_t bytes, int nslots, long long T, int log2_cols, long long copies) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[64];
   if (threadIdx.x != 0) return;
   uint32_t smid;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-  const int k = group_of_sm[smid];
-  if (k < 0) return;
+  const long long u0 = start_of_sm[smid];
+  if (u0 < 0) return;
   for (int s = 0; s < nslots; ++s) mbar_init(&bars[s], 1);
   fence_mbar_init();
   prefetch_tmap(&map);
-  tile_ring(dsm, bars, &map, bytes, nslots, T, log2_cols, 128, k, groups, copies);
+  tile_ring(dsm, bars, &map, bytes, nslots, T, log2_cols, 128, u0, groups, copies);
 }
 
 int main(int argc, char** argv) {
@@ -182,15 +183,21 @@ int main(int argc, char** argv) {
   CUtensorMap map = make_tmap(buf, 2, dims, str, box);
   const int log2_cols = 5;  // 32 column blocks of 128 B in a 4096-B row
   const long long T = 32LL * (long long)(rows / 128);
-  int* d_group;
-  CK(cudaMalloc(&d_group, sms * sizeof(int)));
-  printf("layout,ctas_per_sm,slots,groups,sms_per_group,active_sms,copies_per_cta,bytes_delivered,median_us,"
+  long long* d_start;
+  CK(cudaMalloc(&d_start, sms * sizeof(long long)));
+  printf("layout,ctas_per_sm,slots,skew_copies,groups,sms_per_group,active_sms,copies_per_cta,bytes_delivered,median_us,"
          "median_gbps,best_gbps\n");
-  const auto run = [&](const std::string& layout, int ctas_per_sm, int slots) {
+  const auto run = [&](const std::string& layout, int ctas_per_sm, int slots, int skew) {
     std::vector<int> group;
     const int groups = make_groups(layout, gpc, group);
     const int active = (int)std::count_if(group.begin(), group.end(), [](int k) { return k >= 0; });
-    CK(cudaMemcpy(d_group, group.data(), sms * sizeof(int), cudaMemcpyHostToDevice));
+    // Where each SM starts in its group's tile sequence: the member of rank r (by SM id) `skew`
+    // copies after rank r - 1, so with skew > 0 the members read each tile that many copies apart.
+    std::vector<long long> start(sms, -1);
+    std::vector<int> rank(groups, 0);
+    for (int i = 0; i < sms; ++i)
+      if (group[i] >= 0) start[i] = group[i] + (long long)rank[group[i]]++ * skew * groups;
+    CK(cudaMemcpy(d_start, start.data(), sms * sizeof(long long), cudaMemcpyHostToDevice));
     // Shared memory that lets exactly ctas_per_sm CTAs onto an SM (1 KB reserved per CTA).
     const size_t smem = std::max<size_t>((size_t)slots * bytes,
                                          std::min(p.sharedMemPerBlockOptin,
@@ -199,7 +206,7 @@ int main(int argc, char** argv) {
     const int grid = sms * ctas_per_sm;
     const long long copies = std::max(1LL, (long long)(target / ((double)active * ctas_per_sm * bytes)));
     const long long warm = std::max(copies, T);
-    l2_pairs_kernel<<<grid, 32, smem>>>(map, d_group, groups, bytes, slots, T, log2_cols, warm);
+    l2_pairs_kernel<<<grid, 32, smem>>>(map, d_start, groups, bytes, slots, T, log2_cols, warm);
     CKL();
     CK(cudaDeviceSynchronize());
     std::vector<float> t;
@@ -208,11 +215,11 @@ int main(int argc, char** argv) {
     CK(cudaEventCreate(&e1));
     for (int r = 0; r < (ncu ? 1 : reps); ++r)
       t.push_back(event_us(e0, e1, [&] {
-        l2_pairs_kernel<<<grid, 32, smem>>>(map, d_group, groups, bytes, slots, T, log2_cols, copies);
+        l2_pairs_kernel<<<grid, 32, smem>>>(map, d_start, groups, bytes, slots, T, log2_cols, copies);
       }));
     const double moved = (double)active * ctas_per_sm * (double)copies * bytes;
     const float med = median_of(t), best = *std::min_element(t.begin(), t.end());
-    printf("%s,%d,%d,%d,%.2f,%d,%lld,%.0f,%.2f,%.1f,%.1f\n", layout.c_str(), ctas_per_sm, slots, groups,
+    printf("%s,%d,%d,%d,%d,%.2f,%d,%lld,%.0f,%.2f,%.1f,%.1f\n", layout.c_str(), ctas_per_sm, slots, skew, groups,
            (double)active / groups, active, copies, moved, med, moved / med / 1e3, moved / best / 1e3);
     fflush(stdout);
     CK(cudaEventDestroy(e0));
@@ -221,10 +228,13 @@ int main(int argc, char** argv) {
   for (int slots : {8, 1})
     for (const char* layout : {"sm", "tpc", "tpc_d1", "tpc_d2", "tpc_d3", "tpc_d4", "tpc_xgpc", "sm_d1", "tpc3",
                                "gpc", "chip"})
-      run(layout, 1, slots);
+      run(layout, 1, slots, 0);
   // Two CTAs on each SM: do an SM's own CTAs merge (sm), and how much then with more sharers?
-  for (const char* layout : {"sm", "tpc", "chip"}) run(layout, 2, 3);
-  CK(cudaFree(d_group));
+  for (const char* layout : {"sm", "tpc", "chip"}) run(layout, 2, 3, 0);
+  // Members a few copies apart: how long does a read stay mergeable (an in-flight window)?
+  for (const char* layout : {"tpc", "gpc"})
+    for (int skew : {1, 2, 4, 8}) run(layout, 1, 8, skew);
+  CK(cudaFree(d_start));
   CK(cudaFree(buf));
   return 0;
 }
