@@ -2,6 +2,7 @@
 # asyncsim H200 microbenchmarks (CUDA C++, sm_90a), sources in validation/hw/micro/.
 #   bash validation/hw/micro.sh build                 # nvcc all in parallel into $BUILD
 #   bash validation/hw/micro.sh run OUTDIR [--smoke]  # run each, write OUTDIR/micro_<name>.csv
+#                                                     # and its SASS, OUTDIR/sass/<name>.sass
 # A benchmark that fails to build or run is reported and skipped; the others go on.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -75,6 +76,11 @@ case "$cmd" in
       rc=$?
       cat "$tmp"; cat "$BUILD/$n.run.err"
       echo "--- $n rc=$rc in $(( $(date +%s) - t0 )) s"
+      # The SASS the numbers came from (a loop's own instructions are part of its time).
+      if command -v cuobjdump > /dev/null; then
+        mkdir -p "$OUTDIR/sass"
+        cuobjdump -sass "$BUILD/$n" > "$OUTDIR/sass/$n.sass" 2> /dev/null || rm -f "$OUTDIR/sass/$n.sass"
+      fi
       if [ -s "$tmp" ] && [ "$(wc -l < "$tmp")" -gt 1 ]; then
         { python3 "$HERE/provenance.py" --script validation/hw/micro.sh --method "$(method $n)" \
             | sed "s|^# method: |# method: [$n${rc:+, exit $rc}] |"; cat "$tmp"; } > "$OUTDIR/micro_$n.csv"
