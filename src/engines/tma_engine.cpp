@@ -277,7 +277,7 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
         m_ctx.memory.access(MemRequest{r.line, r.sectors, store, m_sm, m_kind == EngineKind::kTma,
                                        r.partial_row, r.partial_sector},
                             at);
-    m_stats.request_bytes += static_cast<uint64_t>(nsect * m_ctx.config.mem.sector_bytes);
+    m_stats.request_bytes += static_cast<uint64_t>(nsect * m_sector_bytes);
   }
   ++m_stats.requests;
   ++m_stats.responses;
