@@ -552,6 +552,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // A sector asked for in part holds the slice that served it longer (l2.partial_sector_cycles).
   if (req.partial_sector) {
     m_slice_free[static_cast<size_t>(served_by)] += m_partial_sector_ps;
+    ++m_stats.partial_sector_reads;
   }
   if (m_noc_ports) {
     // The response leaves through the serving slice's port, then enters the SM's port. Both are

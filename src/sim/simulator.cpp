@@ -434,6 +434,7 @@ SimResult Run::collect(Time end) const {
   ms.requests -= b.requests;
   ms.responses -= b.responses;
   ms.coalescer_merges -= b.coalescer_merges;
+  ms.partial_sector_reads -= b.partial_sector_reads;
   ms.dram_busy_ps -= b.dram_busy_ps;
   r.dram_read_bytes = ms.dram_read_bytes;
   r.dram_write_bytes = ms.dram_write_bytes;
@@ -450,6 +451,7 @@ SimResult Run::collect(Time end) const {
   r.counters["mem.requests"] = static_cast<double>(ms.requests);
   r.counters["mem.responses"] = static_cast<double>(ms.responses);
   r.counters["mem.coalescer_merges"] = static_cast<double>(ms.coalescer_merges);
+  r.counters["mem.partial_sector_reads"] = static_cast<double>(ms.partial_sector_reads);
   const auto& slices = m_memory.slice_stats();
   for (size_t i = 0; i < slices.size(); ++i) {
     const std::string p = fmt::format("l2.slice[{}].", i);

@@ -107,6 +107,7 @@ TEST(MemorySystem, PartialSectorReadsHoldTheirSliceLonger) {
     const Time t = 10'000 * kNs;
     EXPECT_EQ(mem.access(MemRequest{a, 0x1, false, 0, true, false, partial}, t), t + 200 * kNs);
     EXPECT_EQ(mem.access(read(b, 1), t), t + (partial ? 205'250 : 200'250)) << partial;
+    EXPECT_EQ(mem.stats().partial_sector_reads, partial ? 1u : 0u);
   }
 }
 

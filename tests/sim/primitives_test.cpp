@@ -84,6 +84,9 @@ TEST(Primitives, UnalignedBoxRowsCostGeneratorTime) {
     const SimResult r = simulate(one_box_load(map2d("T", 2, cols, 2, 64, 1 << 20)), c);
     EXPECT_EQ(r.counters.at("sm[0].tma.generator_busy_cycles"), busy) << "row stride " << 2 * cols;
     EXPECT_EQ(r.counters.at("sm[0].tma.requests"), requests) << "row stride " << 2 * cols;
+    // The two parts of sector 2 (2000 B, split) are the reads of sectors asked for in part.
+    EXPECT_EQ(r.counters.at("mem.partial_sector_reads"), cols == 1000 && split ? 2 : 0)
+        << "row stride " << 2 * cols;
   }
 }
 
