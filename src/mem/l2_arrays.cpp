@@ -1,6 +1,7 @@
 // The L2's tag and way arrays: which set a line indexes, the search of a set, victim choice
 // (LRU, RRIP, clean-first: src/mem/l2_victim.h) and the remote-copy proxy's near copies (Sim-FA
-// §IV-C). The request path that uses them is memory_system.cpp.
+// §IV-C), and the write-back of dirty lines at a kernel's end. The request path that uses them is
+// memory_system.cpp.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -146,6 +147,21 @@ void MemorySystem::insert_copy(int proxy, uint64_t line, uint8_t sectors, Time n
   rrpv(slot) = std::min(rrpv(slot), insert);
   stamp(slot);
   fill_time(slot) = std::max(fill_time(slot), ready);
+}
+
+// Every dirty line of the arrays written back at `end` (l2.flush_dirty_at_end).
+void MemorySystem::flush_dirty(Time end) {
+  const auto ways = static_cast<uint32_t>(m_ways);
+  const auto rows = static_cast<uint32_t>(m_lines.size() / ways);
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t w = 0; w < ways; ++w) {
+      const WayRef r{row, w};
+      if (dirty(r) != 0) {
+        dram_write(tag(r), dirty(r), end);
+        dirty(r) = 0;
+      }
+    }
+  }
 }
 
 }  // namespace asyncsim

@@ -584,18 +584,4 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   return done;
 }
 
-void MemorySystem::flush_dirty(Time end) {
-  const auto ways = static_cast<uint32_t>(m_ways);
-  const auto rows = static_cast<uint32_t>(m_lines.size() / ways);
-  for (uint32_t row = 0; row < rows; ++row) {
-    for (uint32_t w = 0; w < ways; ++w) {
-      const WayRef r{row, w};
-      if (dirty(r) != 0) {
-        dram_write(tag(r), dirty(r), end);
-        dirty(r) = 0;
-      }
-    }
-  }
-}
-
 }  // namespace asyncsim

@@ -216,6 +216,37 @@ static float event_us(cudaEvent_t e0, cudaEvent_t e1, F launch) {
   return ms * 1000.f;
 }
 
+// Microseconds of each of `n` launches by `launch()`, timed by CUDA events.
+template <typename F>
+static std::vector<float> timed_launches(int n, F launch) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> t;
+  for (int r = 0; r < n; ++r) t.push_back(event_us(e0, e1, launch));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return t;
+}
+
+// Launches `kernel` as a 1-D grid of clusters of `cluster` CTAs (non-portable sizes need the
+// kernel's cudaFuncAttributeNonPortableClusterSizeAllowed); returns the launch's error.
+template <typename... K, typename... A>
+static cudaError_t launch_clusters(int cluster, int grid, int block, void (*kernel)(K...), A... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = 0;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = cluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
 template <typename T>
 static T median_of(std::vector<T> v) {
   std::sort(v.begin(), v.end());

@@ -55,22 +55,14 @@ static void run(uint8_t* buf, size_t region, uint32_t pitch, int rows_per_box, i
   l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, spread, warm);
   CKL();
   CK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int r = 0; r < (ncu ? 1 : reps); ++r) {
-    t.push_back(event_us(e0, e1, [&] {
-      l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, spread, copies);
-    }));
-  }
+  const std::vector<float> t = timed_launches(ncu ? 1 : reps, [&] {
+    l2_hot_kernel<<<grid, 32, smem>>>(map, bytes, slots, T, log2_cols, rows_per_box, group, spread, copies);
+  });
   const double moved = (double)grid * (double)copies * bytes;
   const float med = median_of(t), best = *std::min_element(t.begin(), t.end());
   printf("%u,%d,%d,%d,%d,%s,%zu,%lld,%.0f,%.2f,%.1f,%.1f\n", pitch, rows_per_box, ctas_per_sm, slots, group,
          spread ? "spread" : "consecutive", region, copies, moved, med, moved / med / 1e3, moved / best / 1e3);
   fflush(stdout);
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
 }
 
 int main(int argc, char** argv) {

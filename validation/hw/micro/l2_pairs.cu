@@ -55,18 +55,8 @@ static std::vector<int> gpc_of_sm(int sms) {
   int launches = 0;
   for (int cl : {16, 8, 4, 2}) {
     for (int rep = 0; rep < 4; ++rep) {
-      cudaLaunchConfig_t cfg = {};
       const int grid = cl * (2 * sms / cl);
-      cfg.gridDim = dim3(grid);
-      cfg.blockDim = dim3(32);
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = cl;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      if (cudaLaunchKernelEx(&cfg, cluster_smid, d_sm) != cudaSuccess) {
+      if (launch_clusters(cl, grid, 32, cluster_smid, d_sm) != cudaSuccess) {
         cudaGetLastError();  // a size the device refuses (16 is non-portable)
         break;
       }
@@ -209,21 +199,14 @@ int main(int argc, char** argv) {
     l2_pairs_kernel<<<grid, 32, smem>>>(map, d_start, groups, bytes, slots, T, log2_cols, warm);
     CKL();
     CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    for (int r = 0; r < (ncu ? 1 : reps); ++r)
-      t.push_back(event_us(e0, e1, [&] {
-        l2_pairs_kernel<<<grid, 32, smem>>>(map, d_start, groups, bytes, slots, T, log2_cols, copies);
-      }));
+    const std::vector<float> t = timed_launches(ncu ? 1 : reps, [&] {
+      l2_pairs_kernel<<<grid, 32, smem>>>(map, d_start, groups, bytes, slots, T, log2_cols, copies);
+    });
     const double moved = (double)active * ctas_per_sm * (double)copies * bytes;
     const float med = median_of(t), best = *std::min_element(t.begin(), t.end());
     printf("%s,%d,%d,%d,%d,%.2f,%d,%lld,%.0f,%.2f,%.1f,%.1f\n", layout.c_str(), ctas_per_sm, slots, skew, groups,
            (double)active / groups, active, copies, moved, med, moved / med / 1e3, moved / best / 1e3);
     fflush(stdout);
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
   };
   for (int slots : {8, 1})
     for (const char* layout : {"sm", "tpc", "tpc_d1", "tpc_d2", "tpc_d3", "tpc_d4", "tpc_xgpc", "sm_d1", "tpc3",

@@ -77,19 +77,8 @@ int main() {
   int group_base = 0;
   for (int cl : {2, 4, 8, 16}) {
     for (int rep = 0; rep < 4; ++rep) {
-      cudaLaunchConfig_t cfg = {};
       const int grid = cl * (sms / cl) * 2;
-      cfg.gridDim = dim3(grid);
-      cfg.blockDim = dim3(128);
-      cfg.dynamicSmemBytes = 0;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = cl;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      cudaError_t e = cudaLaunchKernelEx(&cfg, cluster_where, d_sm, d_c);
+      cudaError_t e = launch_clusters(cl, grid, 128, cluster_where, d_sm, d_c);
       if (e != cudaSuccess) {
         fprintf(stderr, "cluster %d: %s\n", cl, cudaGetErrorString(e));
         cudaGetLastError();
