@@ -28,7 +28,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
                  "cap on timeline slices (later ones are dropped with a warning)")
       ->capture_default_str();
   cmd.add_option("--timeline-sample-ns", o.timeline_sample_ns,
-                 "interval of the timeline's DRAM read/write GB/s counter tracks")
+                 "interval of the timeline's DRAM and L2 GB/s counter tracks")
       ->capture_default_str();
   cmd.add_option("--max-cycles", o.max_cycles, "stop with an error past this many cycles")
       ->capture_default_str();

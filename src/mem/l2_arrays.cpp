@@ -126,6 +126,9 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
   m_served_way = slot;
   ++m_slice_stats[proxy].copy_hits;
   m_slice_stats[proxy].read_hits += static_cast<uint64_t>(nsect);
+  if (m_bin_ps > 0) {
+    bin(m_l2_hit_bins, start, nsect * m_sector_bytes);
+  }
   ready = std::max(start, fill_time(slot));
   return true;
 }

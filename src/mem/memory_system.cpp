@@ -360,6 +360,11 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   }
   m_served_way = way;
   Time& fill = fill_time(way);
+  if (m_bin_ps > 0) {
+    const int nmiss = sector_count(missing);
+    bin(m_l2_hit_bins, start, (nsect - nmiss) * m_sector_bytes);
+    bin(m_l2_miss_bins, start, nmiss * m_sector_bytes);
+  }
   if (missing == 0) {
     ss.read_hits += static_cast<uint64_t>(nsect);
     if (fill > start) {
@@ -499,6 +504,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     const Time start = reserve_slice(slice, t + one_way, nsect);
     m_stats.l2_write_bytes += static_cast<uint64_t>(bytes);
+    if (m_bin_ps > 0) {
+      bin(m_l2_write_bins, start, bytes);
+    }
     m_slice_stats[slice].writes += static_cast<uint64_t>(nsect);
     WayRef way = lookup(slice, line_set, req.line);
     if (!way.found()) {

@@ -103,13 +103,18 @@ class MemorySystem {
   void flush_dirty(Time end);
 
   const MemStats& stats() const { return m_stats; }
-  // DRAM traffic over time for the timeline's counter tracks: bytes read (counted when the data
-  // is back in L2) and written (when the controller accepts them) per bin of `bin_ps`. Off (and
-  // free) until enabled.
+  // Traffic over time for the timeline's counter tracks, per bin of `bin_ps`: DRAM bytes read
+  // (counted when the data is back in L2) and written (when the controller accepts them); L2
+  // bytes the slices read for SMs, those already there (hits, near copies included) apart from
+  // those that wait for DRAM (misses), and the bytes SMs wrote into them, each counted when its
+  // slice serves it. Off (and free) until enabled.
   void enable_traffic_bins(Time bin_ps) { m_bin_ps = bin_ps; }
   Time traffic_bin_ps() const { return m_bin_ps; }
   const std::vector<uint64_t>& dram_read_bins() const { return m_read_bins; }
   const std::vector<uint64_t>& dram_write_bins() const { return m_write_bins; }
+  const std::vector<uint64_t>& l2_hit_bins() const { return m_l2_hit_bins; }
+  const std::vector<uint64_t>& l2_miss_bins() const { return m_l2_miss_bins; }
+  const std::vector<uint64_t>& l2_write_bins() const { return m_l2_write_bins; }
   const std::vector<SliceStats>& slice_stats() const { return m_slice_stats; }
   // DRAM traffic by address range (a kernel's tensors): from now on, bytes read and written in
   // [lo, hi) of each region are counted apart (traffic outside every region in the last entry,
@@ -541,6 +546,9 @@ class MemorySystem {
   Time m_bin_ps = 0;
   std::vector<uint64_t> m_read_bins;
   std::vector<uint64_t> m_write_bins;
+  std::vector<uint64_t> m_l2_hit_bins;
+  std::vector<uint64_t> m_l2_miss_bins;
+  std::vector<uint64_t> m_l2_write_bins;
 };
 
 // In the header, inlined at its callers in memory_system.cpp: one or two searches per request,

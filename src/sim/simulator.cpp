@@ -343,8 +343,8 @@ SimResult Run::run(bool flush) {
   return collect(end);
 }
 
-// DRAM GB/s per sample interval (bytes per ns): a step function whose integral over time is
-// exactly the DRAM bytes counted (the sample after the last interval returns it to 0).
+// DRAM and L2 GB/s per sample interval (bytes per ns): a step function whose integral over time
+// is exactly the bytes counted (the sample after the last interval returns it to 0).
 void Run::write_counters() const {
   const Time bin = m_memory.traffic_bin_ps();
   const double bin_ns = static_cast<double>(bin) * 1e-3;
@@ -361,6 +361,9 @@ void Run::write_counters() const {
   };
   track("DRAM read GB/s", m_memory.dram_read_bins());
   track("DRAM write GB/s", m_memory.dram_write_bins());
+  track("L2 read hit GB/s", m_memory.l2_hit_bins());
+  track("L2 read miss GB/s", m_memory.l2_miss_bins());
+  track("L2 write GB/s", m_memory.l2_write_bins());
 }
 
 SimResult Run::collect(Time end) const {

@@ -307,7 +307,7 @@ TEST(Micro, ListsItsColumnsAndRejectsUnknownNames) {
 }
 
 // The DRAM GB/s counter tracks integrate to the DRAM bytes of the stats (conservation).
-TEST(Micro, DramCounterTracksIntegrateToTheDramBytes) {
+TEST(Micro, TrafficCounterTracksIntegrateToTheByteCounters) {
   const std::string stats = ::testing::TempDir() + "counter_stats.json";
   const std::string tl = ::testing::TempDir() + "counter_timeline.json";
   const Outcome o =
@@ -332,6 +332,27 @@ TEST(Micro, DramCounterTracksIntegrateToTheDramBytes) {
   EXPECT_GT(samples["DRAM read GB/s"], 10);
   EXPECT_NEAR(integral["DRAM read GB/s"], read, read * 1e-9);
   EXPECT_NEAR(integral["DRAM write GB/s"], write, write * 1e-9);
+  // The L2 tracks: what the slices served, hits (near copies included) apart from misses, and
+  // what SMs wrote into them, against the per-slice sector counters and the L2 byte counts.
+  double hit_sectors = 0;
+  double miss_sectors = 0;
+  for (const auto& [key, value] : s["counters"].items()) {
+    if (key.rfind("l2.slice[", 0) == 0 && key.ends_with("].read_hits")) {
+      hit_sectors += value.get<double>();
+    } else if (key.rfind("l2.slice[", 0) == 0 && key.ends_with("].read_misses")) {
+      miss_sectors += value.get<double>();
+    }
+  }
+  ASSERT_GT(hit_sectors, 0);
+  ASSERT_GT(miss_sectors, 0);
+  EXPECT_GT(samples["L2 read hit GB/s"], 10);
+  EXPECT_NEAR(integral["L2 read hit GB/s"], 32 * hit_sectors, 1e-6 * hit_sectors);
+  EXPECT_NEAR(integral["L2 read miss GB/s"], 32 * miss_sectors, 1e-6 * miss_sectors);
+  EXPECT_NEAR(integral["L2 read hit GB/s"] + integral["L2 read miss GB/s"],
+              s["l2_read_bytes"].get<double>(), 1e-6 * hit_sectors);
+  const double l2_write = s["l2_write_bytes"].get<double>();
+  ASSERT_GT(l2_write, 0);
+  EXPECT_NEAR(integral["L2 write GB/s"], l2_write, l2_write * 1e-9);
 }
 
 TEST(Micro, TimelineSampleIntervalMustBePositive) {
