@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/micro.h"
 #include "cli/micro_detail.h"
+#include "cli/output.h"
 #include "cli/validate.h"
 #include "util/error.h"
 
@@ -32,7 +33,8 @@ struct MicroCmd {
   MicroOptions options;
   int jobs = 1;
   double tolerance_pct = 10;
-  std::string emit;  // --emit DIR: write each point's kernels as .asim programs
+  std::string emit;   // --emit DIR: write each point's kernels as .asim programs
+  std::string stats;  // --stats FILE: every simulated kernel's counters, by point
 };
 
 // The file stem and the description of one point (or run of points) for --emit.
@@ -53,16 +55,23 @@ std::pair<std::string, std::string> point_name(const std::string& bench, const M
   return {stem, what};
 }
 
-// Simulates one point (or run) with its kernels written under --emit.
+// Simulates one point (or run of points) with its kernels written under --emit and their
+// results kept in `*results` (for --stats; nullptr: not kept).
 template <typename F>
-auto with_emit(const MicroCmd& o, const std::string& bench, const MicroRow& key, const F& f) {
+auto with_capture(const MicroCmd& o, const std::string& bench, const MicroRow& key,
+                  std::vector<SimResult>* results, const F& f) {
   if (!o.emit.empty()) {
     const auto [stem, what] = point_name(bench, key);
     micro_detail::set_emit_target(o.emit, stem, what);
   }
-  auto out = f();
-  micro_detail::set_emit_target("", "", "");
-  return out;
+  micro_detail::set_stats_sink(results);
+  struct Reset {
+    ~Reset() {
+      micro_detail::set_emit_target("", "", "");
+      micro_detail::set_stats_sink(nullptr);
+    }
+  } reset;
+  return f();
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -138,14 +147,25 @@ MicroRow project(const MicroRow& row, const std::vector<std::string>& cols) {
   return out;
 }
 
+// What --stats writes: each point (or run of points) simulated, with every kernel's results in
+// the order they ran.
+struct Captured {
+  std::vector<MicroRow> points;
+  std::vector<std::vector<SimResult>> kernels;
+};
+
 // Simulates every key in parallel (each point, or each run of points, is an independent,
 // deterministic simulation).
 std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow>& keys,
-                                 const GpuConfig& c, const MicroCmd& o) {
+                                 const GpuConfig& c, const MicroCmd& o, Captured& cap) {
   std::vector<MicroRow> out(keys.size());
+  const auto sink = [&](size_t i) { return o.stats.empty() ? nullptr : &cap.kernels[i]; };
   if (b.simulate_run == nullptr) {
+    cap.points = keys;
+    cap.kernels.resize(keys.size());
     parallel_for(keys.size(), o.jobs, [&](size_t i) {
-      out[i] = with_emit(o, b.name, keys[i], [&] { return b.simulate(keys[i], c, o.options); });
+      out[i] = with_capture(o, b.name, keys[i], sink(i),
+                            [&] { return b.simulate(keys[i], c, o.options); });
     });
     return out;
   }
@@ -159,8 +179,11 @@ std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow
     }
   }
   std::vector<std::vector<MicroRow>> rows(runs.size());
+  cap.points = runs;
+  cap.kernels.resize(runs.size());
   parallel_for(runs.size(), o.jobs, [&](size_t i) {
-    rows[i] = with_emit(o, b.name, runs[i], [&] { return b.simulate_run(runs[i], c, o.options); });
+    rows[i] = with_capture(o, b.name, runs[i], sink(i),
+                           [&] { return b.simulate_run(runs[i], c, o.options); });
   });
   for (size_t i = 0; i < keys.size(); ++i) {
     const MicroRow want = project(keys[i], b.keys);
@@ -177,6 +200,26 @@ std::vector<MicroRow> run_points(const MicroBench& b, const std::vector<MicroRow
     out[i] = *it;
   }
   return out;
+}
+
+// --stats FILE: {"micro", "gpu", "points": [{"point": {column: value}, "kernels": [each
+// kernel's --stats object, in the order simulated]}]}, the resolved config beside it.
+void write_stats(const MicroCmd& o, const MicroBench& b, const GpuConfig& c, const Captured& cap) {
+  nlohmann::json j;
+  j["micro"] = b.name;
+  j["gpu"] = c.name;
+  j["points"] = nlohmann::json::array();
+  for (size_t i = 0; i < cap.points.size(); ++i) {
+    nlohmann::json point;
+    point["point"] = cap.points[i];
+    point["kernels"] = nlohmann::json::array();
+    for (const SimResult& r : cap.kernels[i]) {
+      point["kernels"].push_back(r.to_stats_json());
+    }
+    j["points"].push_back(std::move(point));
+  }
+  write_file(o.stats, j.dump(1) + "\n", "--stats");
+  write_file(o.stats + ".config.yaml", resolved_config_yaml(c), "--stats");
 }
 
 void print_row(const std::vector<std::string>& cols, const MicroRow& r) {
@@ -240,7 +283,11 @@ int run_micro(const MicroCmd& o) {
   if (keys.empty()) {
     throw_input_error("--where", "no point of {} is selected", b.name);
   }
-  const std::vector<MicroRow> sim = run_points(b, keys, c, o);
+  Captured cap;
+  const std::vector<MicroRow> sim = run_points(b, keys, c, o, cap);
+  if (!o.stats.empty()) {
+    write_stats(o, b, c, cap);
+  }
   std::printf("# asyncsim micro %s on %s (SM clock %.0f MHz)\n", b.name.c_str(), c.name.c_str(),
               c.sm.clock_mhz);
   std::printf("# method: %s\n", b.method.c_str());
@@ -311,6 +358,9 @@ void add_micro_command(CLI::App& app) {
   cmd->add_option("--emit", o->emit,
                   "also write each simulated point's kernels as .asim programs into this "
                   "directory (STEM.N.asim; select points with --where)");
+  cmd->add_option("--stats", o->stats,
+                  "write every simulated kernel's counters (as run --stats does), by point, as "
+                  "JSON (select points with --where)");
   cmd->callback([o]() { set_exit_code(run_micro(*o)); });
 }
 

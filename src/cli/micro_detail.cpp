@@ -76,6 +76,7 @@ struct EmitTarget {
   int next = 0;
 };
 thread_local EmitTarget t_emit;
+thread_local std::vector<SimResult>* t_stats_sink = nullptr;
 
 void emit(const program::Kernel& k, int of) {
   if (t_emit.dir.empty()) {
@@ -101,9 +102,17 @@ void set_emit_target(const std::string& dir, const std::string& stem, const std:
   t_emit = EmitTarget{dir, stem, what, 0};
 }
 
+void set_stats_sink(std::vector<SimResult>* sink) {
+  t_stats_sink = sink;
+}
+
 SimResult micro_simulate(const program::Kernel& k, const GpuConfig& c, const RunOptions& ro) {
   emit(k, 1);
-  return simulate(k, c, ro);
+  SimResult r = simulate(k, c, ro);
+  if (t_stats_sink != nullptr) {
+    t_stats_sink->push_back(r);
+  }
+  return r;
 }
 
 std::vector<SimResult> micro_sequence(const std::vector<const program::Kernel*>& kernels,
@@ -111,7 +120,11 @@ std::vector<SimResult> micro_sequence(const std::vector<const program::Kernel*>&
   for (const program::Kernel* k : kernels) {
     emit(*k, static_cast<int>(kernels.size()));
   }
-  return simulate_sequence(kernels, c, ro);
+  std::vector<SimResult> r = simulate_sequence(kernels, c, ro);
+  if (t_stats_sink != nullptr) {
+    t_stats_sink->insert(t_stats_sink->end(), r.begin(), r.end());
+  }
+  return r;
 }
 
 std::vector<IssueMark> traced_run(const program::Kernel& k, const GpuConfig& c) {

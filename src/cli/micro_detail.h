@@ -33,13 +33,16 @@ MicroRow with_latency_columns(MicroRow key, const std::vector<int64_t>& v);
 
 // Every simulation of a microbenchmark goes through these two, which also write the kernels as
 // .asim programs when `asyncsim micro --emit DIR` asked for them (the point being simulated on
-// this thread is set by set_emit_target).
+// this thread is set by set_emit_target) and keep their results for `--stats`.
 SimResult micro_simulate(const program::Kernel& k, const GpuConfig& c, const RunOptions& ro = {});
 std::vector<SimResult> micro_sequence(const std::vector<const program::Kernel*>& kernels,
                                       const GpuConfig& c, const RunOptions& ro = {});
 // `dir` empty: nothing is written. `stem` names the point (file DIR/STEM.N.asim, N = the
 // kernel's place in the point's launch sequence); `what` goes into each file's first line.
 void set_emit_target(const std::string& dir, const std::string& stem, const std::string& what);
+// With `asyncsim micro --stats FILE`: the results of every kernel simulated on this thread are
+// appended to `*sink` (nullptr: kept nowhere).
+void set_stats_sink(std::vector<SimResult>* sink);
 
 int64_t sm_cycles(const GpuConfig& c, Time t);
 // Simulates `k` and returns the issue times of its traced warpgroup's instructions.

@@ -10,6 +10,14 @@
 
 namespace asyncsim::cli {
 
+void write_file(const std::string& path, const std::string& text, const std::string& flag) {
+  std::ofstream f(path);
+  if (!f) {
+    throw_input_error(flag + " " + path, "cannot open the file for writing");
+  }
+  f << text;
+}
+
 void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--gpu", o.gpu, "GPU config: a built-in name (h200, h100, h800) or a YAML file")
       ->capture_default_str();
@@ -52,14 +60,6 @@ std::string human_bytes(double b) {
     ++u;
   }
   return fmt::format("{:.2f} {}", b, units[u]);
-}
-
-void write_file(const std::string& path, const std::string& text, const std::string& flag) {
-  std::ofstream f(path);
-  if (!f) {
-    throw_input_error(flag + " " + path, "cannot open the file for writing");
-  }
-  f << text;
 }
 
 void print_summary(const SimResult& r, const GpuConfig& c, const std::string& title,
@@ -138,13 +138,7 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
   const SimResult r = simulate(kernel, config, ro, timeline.get());
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.stats_file.empty()) {
-    nlohmann::json j = r.to_json();
-    j["counters"] = r.counters;
-    j["tma_requests"] = r.tma_requests;
-    j["tma_responses"] = r.tma_responses;
-    j["lsu_requests"] = r.lsu_requests;
-    j["lsu_responses"] = r.lsu_responses;
-    write_file(o.stats_file, j.dump(1) + "\n", "--stats");
+    write_file(o.stats_file, r.to_stats_json().dump(1) + "\n", "--stats");
     write_file(o.stats_file + ".config.yaml", resolved_config_yaml(config), "--stats");
   }
   if (ro.record_ctas) {

@@ -26,6 +26,8 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App& cmd, CommonOptions& o);
+// Writes `text` to `path`; an error names `flag` and the path.
+void write_file(const std::string& path, const std::string& text, const std::string& flag);
 GpuConfig load_config(const CommonOptions& o);
 
 // Simulates and reports: the summary (or --json) on stdout, --stats and --timeline files, and

@@ -537,4 +537,14 @@ nlohmann::json SimResult::to_json() const {
   return j;
 }
 
+nlohmann::json SimResult::to_stats_json() const {
+  nlohmann::json j = to_json();
+  j["counters"] = counters;
+  j["tma_requests"] = tma_requests;
+  j["tma_responses"] = tma_responses;
+  j["lsu_requests"] = lsu_requests;
+  j["lsu_responses"] = lsu_responses;
+  return j;
+}
+
 }  // namespace asyncsim

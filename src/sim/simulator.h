@@ -77,6 +77,8 @@ struct SimResult {
   std::vector<CtaRecord> cta_records;  // by CTA id, with RunOptions::record_ctas (not in JSON)
 
   nlohmann::json to_json() const;
+  // to_json() plus every counter and the request / response counts (what --stats writes).
+  nlohmann::json to_stats_json() const;
 };
 
 // Throws InputError for programs that cannot run on the GPU (e.g. a CTA that does not fit an

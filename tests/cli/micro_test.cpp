@@ -284,6 +284,43 @@ TEST(Micro, EmitWritesTheSimulatedProgramsAsCommittedInBenchMicro) {
   EXPECT_NE(run("micro launch --where kernel=launch_store --emit /proc/none/x").code, 0);
 }
 
+// --stats keeps every kernel a point simulated, in order, with the counters run --stats writes:
+// mem_bw's l2_read is a warm-up pass over a cold L2 (every byte of the 2 MiB buffer read from
+// DRAM once) and the timed stream, whose time is the printed median.
+TEST(Micro, StatsWritesEveryKernelOfEachPoint) {
+  const std::string file = ::testing::TempDir() + "micro_stats.json";
+  const Outcome o =
+      run("micro mem_bw --where test=l2_read --where buffer_bytes=2097152 "
+          "--max-bytes 33554432 --stats " +
+          file);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 1u) << o.out;
+  // columns: test, buffer_bytes, bytes_per_launch, launches, median_us, ...
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+  EXPECT_EQ(j.at("micro"), "mem_bw");
+  ASSERT_EQ(j.at("points").size(), 1u);
+  const nlohmann::json& p = j["points"][0];
+  EXPECT_EQ(p.at("point").at("buffer_bytes"), "2097152");
+  ASSERT_EQ(p.at("kernels").size(), 2u);
+  const nlohmann::json& warm = p["kernels"][0];
+  const nlohmann::json& stream = p["kernels"][1];
+  EXPECT_EQ(warm.at("kernel"), "warmup");
+  EXPECT_EQ(warm.at("dram_read_bytes").get<double>(), 2097152.0);
+  EXPECT_EQ(stream.at("kernel"), "stream");
+  EXPECT_NEAR(stream.at("time_us").get<double>(), std::stod(r[0][4]), 0.005) << o.out;
+  EXPECT_EQ(stream.at("counters").at("mem.requests"), stream.at("counters").at("mem.responses"));
+  EXPECT_GT(stream.at("counters").at("mem.requests").get<double>(), 0);
+  EXPECT_FALSE(slurp(file + ".config.yaml").empty());
+  const Outcome bad =
+      run("micro mem_bw --where test=l2_read --where buffer_bytes=2097152 "
+          "--max-bytes 33554432 --stats /proc/none/x.json");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("--stats /proc/none/x.json: cannot open the file for writing"),
+            std::string::npos)
+      << bad.out;
+}
+
 TEST(Micro, ListsItsColumnsAndRejectsUnknownNames) {
   const Outcome bad = run("micro tma_nothing");
   EXPECT_EQ(bad.code, 2);
