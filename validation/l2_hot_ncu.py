@@ -11,6 +11,11 @@ SM clock.
   python3 validation/l2_hot_ncu.py slots      # micro_l2_hot_slots.csv with ncu_l2/l2_hot_slots_raw.csv
   python3 validation/l2_hot_ncu.py pairs      # micro_l2_pairs.csv with ncu_l2/l2_pairs_raw.csv
                                               # (validation/hw/micro/l2_pairs.cu, once measured)
+  python3 validation/l2_hot_ncu.py mem_bw     # micro_mem_bw.csv's read points with
+                                              # ncu_l2/mem_bw_raw.csv (MEMBW_NCU=1, once measured)
+
+With dram__bytes_read.sum among the metrics it also prints the DRAM bytes read per L2 read
+sector byte (0 where a re-read stream stays in the L2).
 """
 import collections
 import csv
@@ -25,12 +30,19 @@ DATA = os.path.join(HERE, "data", "h200")
 # The columns that name a point, per micro.
 KEYS = {"l2_hot": ["pitch_bytes", "ctas_per_sm", "slots", "group", "members", "region_bytes"],
         "l2_pairs": ["layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group",
-                     "active_sms"]}
+                     "active_sms"],
+        "mem_bw": ["test", "buffer_bytes"]}
+# Points of the micro's CSV that launch no profiled kernel (mem_bw's copy runs copy_kernel; ncu
+# is asked for read_kernel only).
+SKIP = {"mem_bw": ("test", "dram_copy_rw")}
 
 
 def main():
     arg = sys.argv[1] if len(sys.argv) > 1 else ""
-    name, tag = ("l2_pairs", "") if arg == "pairs" else ("l2_hot", "_" + arg if arg else "")
+    if arg in ("pairs", "mem_bw"):
+        name, tag = ("l2_pairs" if arg == "pairs" else arg), ""
+    else:
+        name, tag = "l2_hot", "_" + arg if arg else ""
     raw = os.path.join(DATA, "ncu_l2", f"{name}{tag}_raw.csv")
     if not os.path.exists(raw):
         raise SystemExit(f"l2_hot_ncu.py: {os.path.relpath(raw, HERE)} does not exist: not measured "
@@ -43,10 +55,15 @@ def main():
     ids = list(by)
     with open(os.path.join(DATA, f"micro_{name}{tag}.csv")) as f:
         pts = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    if name in SKIP:
+        col, value = SKIP[name]
+        pts = [p for p in pts if p[col] != value]
     if len(ids) != 2 * len(pts):
         raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected 2 each)")
+    dram = "dram__bytes_read.sum" in by[ids[0]]
     print(",".join(KEYS[name]) + ",delivered_over_l2,"
-          "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz")
+          "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz" +
+          (",dram_read_over_l2" if dram else ""))
     for i, p in enumerate(pts):
         m = by[ids[2 * i + 1]]
         rd = m["lts__t_sectors_srcunit_tex_op_read.sum"]
@@ -57,7 +74,8 @@ def main():
                   rd / m["lts__t_requests_srcunit_tex_op_read.sum"],
                   m["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"] / rd,
                   m["lts__t_sectors_srcunit_ltcfabric.sum"] / rd,
-                  m["sm__cycles_elapsed.avg.per_second"] / 1e6))
+                  m["sm__cycles_elapsed.avg.per_second"] / 1e6) +
+              (",%.3f" % (m["dram__bytes_read.sum"] / (rd * 32)) if dram else ""))
 
 
 if __name__ == "__main__":

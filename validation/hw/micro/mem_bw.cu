@@ -3,6 +3,9 @@
 // L1 is bypassed). Prints CSV on stdout.
 // Columns: test,buffer_bytes,bytes_per_launch,launches,median_us,best_us,
 //          median_gbps,best_gbps,sm_mhz_in_kernel
+// With MEMBW_NCU=1 each read point runs once after its warm-up (for ncu's L2 counters: how
+// much of an L2-resident re-read the L2 keeps, and how much crosses between its partitions;
+// `validation/l2_hot_ncu.py mem_bw` decodes them).
 #include "common.cuh"
 
 __global__ void read_kernel(const int4* __restrict__ p, size_t nvec, int passes, int* sink,
@@ -68,7 +71,7 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   const int threads = 256, blocks = sms * 8;
-  const int reps = smoke ? 3 : 7;
+  const int reps = getenv("MEMBW_NCU") != nullptr ? 1 : smoke ? 3 : 7;
   printf("test,buffer_bytes,bytes_per_launch,launches,median_us,best_us,median_gbps,best_gbps,sm_mhz_in_kernel\n");
 
   auto run_read = [&](const char* name, size_t bytes, int passes) {
