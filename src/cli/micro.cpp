@@ -11,6 +11,8 @@ using micro_detail::bw_points;
 using micro_detail::bw_simulate;
 using micro_detail::dirty_retain_points;
 using micro_detail::dirty_retain_run;
+using micro_detail::dram_repeat_points;
+using micro_detail::dram_repeat_run;
 using micro_detail::hot_points;
 using micro_detail::hot_simulate;
 using micro_detail::issue_points;
@@ -142,6 +144,19 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        spread_points,
        spread_simulate},
+      {"dram_repeat",
+       "1 CTA 1 warpgroup: dram_spread's gather (R single-line LD_GLOBALs of 4 bytes + LD_WAIT 0 "
+       "+ the .cu's harness) on dram_repeat.cu's sets (random = R lines of 2 GiB, stride = R "
+       "lines stride_bytes apart, single = 1 random line; 64 sets, single 128, its draws), 6 "
+       "runs each from a cold L2 (the .cu flushes it), each starting 1931 cycles later in "
+       "simulated time; quantile = p10 / p50 / p90 / p95 / p99 of every sample of every run",
+       {"pattern", "rows", "stride_bytes", "quantile", "samples", "cycles"},
+       {"pattern", "rows", "stride_bytes", "quantile"},
+       "cycles",
+       dram_repeat_points,
+       nullptr,
+       {"pattern", "rows", "stride_bytes"},
+       dram_repeat_run},
       {"dram_width",
        "32 rows stride_bytes apart from a cold L2 (dram_width.cu flushes it), sample i's at "
        "i x 4 MiB + (i x 7 mod 64) x 128: tma = 1 warpgroup, MB_ARRIVE_EXPECT_TX + one TMA_LOAD "

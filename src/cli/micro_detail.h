@@ -131,6 +131,9 @@ std::vector<MicroRow> pair_points();
 MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> spread_points();
 MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
+std::vector<MicroRow> dram_repeat_points();
+std::vector<MicroRow> dram_repeat_run(const MicroRow& run, const GpuConfig& c,
+                                      const MicroOptions& o);
 std::vector<MicroRow> width_points();
 MicroRow width_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> sector_points();

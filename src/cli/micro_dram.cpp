@@ -37,11 +37,19 @@ constexpr int64_t kSpreadHarnessCycles = 82;
 // One warpgroup issues each group's single-line loads (LD_GLOBAL of 4 bytes at each address)
 // back to back, then LD_WAIT 0 and the .cu's harness; returns each group's cycles, from its first
 // load to the next group's first load (the last group's to EXIT).
+// `lead_cycles` of COMPUTE before the first load start the loads that much later in simulated
+// time (per-bank refresh runs on the clock: a run of the same sets at another moment).
 std::vector<int64_t> gather_group_cycles(const GpuConfig& c, const std::string& name,
-                                         const std::vector<std::vector<int64_t>>& groups) {
+                                         const std::vector<std::vector<int64_t>>& groups,
+                                         int64_t lead_cycles = 0) {
   KernelBuilder b(name);
   b.set_resources(32, 0);
   b.begin_role("main", 1);
+  if (lead_cycles > 0) {
+    KernelBuilder::ComputeOps lead;
+    lead.cycles = s(lead_cycles);
+    b.compute(lead, false, "lead");
+  }
   KernelBuilder::ComputeOps harness;
   harness.cycles = s(kSpreadHarnessCycles);
   for (const std::vector<int64_t>& g : groups) {
@@ -176,6 +184,118 @@ MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   r["hot_median_cycles"] = s(h.median);
   r["hot_p90_cycles"] = s(h.p90);
   return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// dram_repeat: dram_spread's gather on dram_repeat.cu's sets (random 32 / 16 lines of 2 GiB,
+// 16 lines 8 KB apart, 32 lines 128 B apart, one random line; 64 sets, single 128), each set
+// read in 6 runs from a cold L2 (the .cu flushes it before each run), compared on quantiles of
+// every sample of every run: how long the tail of one line's DRAM latency is, and how a set of
+// R lines, which waits for its slowest, meets it. Each run starts `kRepeatRunGapCycles` later
+// than the one before in simulated time, so the runs meet per-bank refresh at other moments, as
+// the H200's (0.3 ms apart, a flush between them) do.
+
+namespace {
+
+struct RepeatConfig {
+  const char* pattern;
+  int rows;
+  int64_t stride;
+};
+// dram_repeat.cu's configurations in its order (its random draws run on through them).
+constexpr RepeatConfig kRepeatConfigs[] = {{"random", 32, 0},
+                                           {"random", 16, 0},
+                                           {"stride", 16, 8192},
+                                           {"stride", 32, 128},
+                                           {"single", 1, 0}};
+constexpr int kRepeatRuns = 6;                 // the idle runs (background = 0)
+constexpr int64_t kRepeatRunGapCycles = 1931;  // ~0.98 us at 1980 MHz, not a divisor of tREFI
+constexpr const char* kRepeatQuantiles[] = {"p10", "p50", "p90", "p95", "p99"};
+
+// The sets of one configuration, as dram_repeat.cu draws them (32 lines each; a set uses its
+// first `rows`).
+std::vector<std::vector<int64_t>> repeat_sets(const std::string& pattern, int rows,
+                                              int64_t stride) {
+  uint64_t rng = 0xD1B54A32D192ED03ULL;
+  const auto next = [&rng]() {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  constexpr uint64_t kTotalLines = (2048 * kMiB) / 128;
+  for (const RepeatConfig& cf : kRepeatConfigs) {
+    const bool strided = std::string(cf.pattern) == "stride";
+    const int nsamp = cf.rows == 1 ? 128 : 64;
+    std::vector<std::vector<int64_t>> sets;
+    for (int i = 0; i < nsamp; ++i) {
+      std::vector<int64_t> set;
+      while (set.size() < 32) {
+        const int64_t line = strided ? i * 4 * kMiB + (i * 7 % 64) * 128 +
+                                           static_cast<int64_t>(set.size()) * cf.stride
+                                     : static_cast<int64_t>(next() % kTotalLines) * 128;
+        if (std::find(set.begin(), set.end(), line) == set.end()) {
+          set.push_back(line);
+        }
+      }
+      sets.push_back(std::move(set));
+    }
+    if (pattern == cf.pattern && rows == cf.rows && stride == cf.stride) {
+      return sets;
+    }
+  }
+  throw_input_error("micro dram_repeat",
+                    "no configuration pattern={} rows={} stride_bytes={} in dram_repeat.cu "
+                    "(random 32 / 16, stride 16 x 8192 / 32 x 128, single 1 x 0)",
+                    pattern, rows, stride);
+}
+
+}  // namespace
+
+std::vector<MicroRow> dram_repeat_points() {
+  std::vector<MicroRow> out;
+  for (const RepeatConfig& cf : kRepeatConfigs) {
+    for (const char* q : kRepeatQuantiles) {
+      out.push_back({{"pattern", cf.pattern},
+                     {"rows", s(cf.rows)},
+                     {"stride_bytes", s(cf.stride)},
+                     {"quantile", q}});
+    }
+  }
+  return out;
+}
+
+std::vector<MicroRow> dram_repeat_run(const MicroRow& run, const GpuConfig& c,
+                                      const MicroOptions&) {
+  const std::string& pattern = key_str(run, "pattern");
+  const int64_t rows = key_int(run, "rows");
+  const int64_t stride = key_int(run, "stride_bytes");
+  const std::vector<std::vector<int64_t>> sets =
+      repeat_sets(pattern, static_cast<int>(rows), stride);
+  std::vector<std::vector<int64_t>> groups;
+  for (const std::vector<int64_t>& set : sets) {
+    groups.emplace_back(set.begin(), set.begin() + rows);
+  }
+  std::vector<int64_t> v;
+  for (int r = 0; r < kRepeatRuns; ++r) {
+    const std::vector<int64_t> got =
+        gather_group_cycles(c, "dram_repeat", groups, r * kRepeatRunGapCycles);
+    v.insert(v.end(), got.begin(), got.end());
+  }
+  std::sort(v.begin(), v.end());
+  const auto at = [&](double p) {
+    return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
+  };
+  const int64_t values[] = {at(0.10), v[v.size() / 2], at(0.90), at(0.95), at(0.99)};
+  std::vector<MicroRow> out;
+  for (size_t i = 0; i < std::size(kRepeatQuantiles); ++i) {
+    MicroRow row = run;
+    row["quantile"] = kRepeatQuantiles[i];
+    row["samples"] = s(static_cast<int64_t>(v.size()));
+    row["cycles"] = s(values[i]);
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -190,6 +190,39 @@ TEST(Micro, DramSpreadSetsWaitForTheirSlowestLine) {
       << bad.out;
 }
 
+// dram_repeat: dram_repeat.cu's sets read in 6 runs that start at other moments, compared on the
+// quantiles of all their samples. Quantiles rise with the quantile; a set of 32 random lines
+// waits for its slowest, so its median lies above one line's p90; the single line's median is
+// within 10 % of the H200's (742 cycles). Unknown configurations are rejected by name.
+TEST(Micro, DramRepeatComparesTheTailOfEverySample) {
+  const Outcome o = run("micro dram_repeat --compare " + kData +
+                        "micro_dram_repeat_quantiles.csv --where pattern=single,random --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 15u) << o.out;
+  // columns: pattern, rows, stride_bytes, quantile, measured, simulated, error_pct, within
+  std::map<std::string, std::vector<int>> sim;
+  for (const auto& f : r) {
+    sim[f[0] + f[1]].push_back(std::stoi(f[5]));
+  }
+  for (const auto& [set, q] : sim) {
+    ASSERT_EQ(q.size(), 5u) << set;
+    EXPECT_TRUE(std::is_sorted(q.begin(), q.end())) << set << "\n" << o.out;
+  }
+  EXPECT_GT(sim["random32"][1], sim["single1"][2]) << o.out;
+  EXPECT_EQ(r[11][3], "p50");
+  EXPECT_EQ(r[11][4], "742");
+  EXPECT_EQ(r[11][7], "yes") << o.out;
+  const std::string csv = ::testing::TempDir() + "repeat_zigzag.csv";
+  std::ofstream(csv) << "pattern,rows,stride_bytes,quantile,cycles\nzigzag,4,0,p50,900\n";
+  const Outcome bad = run("micro dram_repeat --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("no configuration pattern=zigzag rows=4 stride_bytes=0 in "
+                         "dram_repeat.cu"),
+            std::string::npos)
+      << bad.out;
+}
+
 // dram_width: the same 32 rows by a TMA box and by single-row loads. Reading every sector of
 // each row takes the loads longer than reading one; unknown points are named.
 TEST(Micro, DramWidthReadsTheSameRowsTwoWays) {
