@@ -7,6 +7,8 @@
 
 namespace asyncsim::cli {
 
+using micro_detail::bank_points;
+using micro_detail::bank_simulate;
 using micro_detail::bw_points;
 using micro_detail::bw_simulate;
 using micro_detail::dirty_retain_points;
@@ -157,6 +159,17 @@ const std::vector<MicroBench>& micro_benches() {
        nullptr,
        {"pattern", "rows", "stride_bytes"},
        dram_repeat_run},
+      {"dram_bank",
+       "1 CTA 1 warpgroup: dram_bank.cu's pairs of cold lines A and A + k_bytes read together "
+       "(dram_spread's gather of 2 lines + the .cu's harness; k_bytes = 0: A alone), 64 pairs "
+       "per offset from a cold L2 (the .cu flushes it), A_i = i x 16 MiB + (i x 7 mod 64) x 128; "
+       "a second line in A's bank but another row waits a row cycle",
+       {"k_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles", "p90_cycles",
+        "mean_cycles"},
+       {"k_bytes"},
+       "median_cycles",
+       bank_points,
+       bank_simulate},
       {"dram_width",
        "32 rows stride_bytes apart from a cold L2 (dram_width.cu flushes it), sample i's at "
        "i x 4 MiB + (i x 7 mod 64) x 128: tma = 1 warpgroup, MB_ARRIVE_EXPECT_TX + one TMA_LOAD "

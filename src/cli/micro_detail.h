@@ -132,6 +132,8 @@ MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptio
 std::vector<MicroRow> spread_points();
 MicroRow spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> dram_repeat_points();
+std::vector<MicroRow> bank_points();
+MicroRow bank_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> dram_repeat_run(const MicroRow& run, const GpuConfig& c,
                                       const MicroOptions& o);
 std::vector<MicroRow> width_points();

@@ -299,6 +299,40 @@ std::vector<MicroRow> dram_repeat_run(const MicroRow& run, const GpuConfig& c,
 }
 
 // ---------------------------------------------------------------------------------------------
+// dram_bank: dram_bank.cu's pairs of cold lines A and A + k read together (dram_spread's gather
+// of 2 lines; k = 0: A alone), 64 per offset from a cold L2 (the .cu flushes it before each
+// offset), A_i = i x 16 MiB + (i x 7 mod 64) x 128: the median per offset says which offsets put
+// the second line in A's bank in another row (a row cycle later), i.e. the model's address map
+// as the H200's data (validation/dram_bank.py) will show its own.
+
+std::vector<MicroRow> bank_points() {
+  std::vector<MicroRow> out{{{"k_bytes", "0"}}};
+  for (int64_t k = 128; k <= 8192; k += 128) {
+    out.push_back({{"k_bytes", s(k)}});
+  }
+  for (int64_t k = 16 * kKiB; k <= 512 * kMiB; k *= 2) {
+    out.push_back({{"k_bytes", s(k)}});
+  }
+  return out;
+}
+
+MicroRow bank_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const int64_t k = key_int(key, "k_bytes");
+  if (k < 0 || k % 128 != 0 || k > 512 * kMiB) {
+    throw_input_error("micro dram_bank",
+                      "k_bytes {}: expected 0 or a multiple of 128 up to 512 MiB", k);
+  }
+  std::vector<std::vector<int64_t>> groups;
+  for (int i = 0; i < 64; ++i) {
+    const int64_t a = i * 16 * kMiB + (i * 7 % 64) * 128;
+    groups.push_back(k == 0 ? std::vector<int64_t>{a} : std::vector<int64_t>{a, a + k});
+  }
+  const std::vector<int64_t> v = gather_group_cycles(c, "dram_bank", groups);
+  MicroRow r = with_latency_columns(key, v);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
 // dram_width: 32 rows D bytes apart from a cold L2, read as one TMA box of 32 rows of W bytes
 // or as 32 single-row loads (LD_GLOBAL of 4 bytes; W = 128: four per row, at +0/+32/+64/+96,
 // every sector) + LD_WAIT 0; the rows of dram_width.cu (sample i at i x 4 MiB + (i x 7 mod 64)

@@ -223,6 +223,26 @@ TEST(Micro, DramRepeatComparesTheTailOfEverySample) {
       << bad.out;
 }
 
+// dram_bank: two cold lines read together wait for the slower, so a pair takes longer than its
+// first line alone; offsets dram_bank.cu does not read are rejected by name.
+TEST(Micro, DramBankPairsWaitForTheSlowerLine) {
+  const Outcome o = run("micro dram_bank --where k_bytes=0,128,8192 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 3u) << o.out;
+  // columns: k_bytes, samples, min, p10, median, p90, mean
+  EXPECT_EQ(r[0][1], "64");
+  EXPECT_GT(std::stoi(r[1][4]), std::stoi(r[0][4])) << o.out;
+  EXPECT_GT(std::stoi(r[2][4]), std::stoi(r[0][4])) << o.out;
+  const std::string csv = ::testing::TempDir() + "bank_odd.csv";
+  std::ofstream(csv) << "k_bytes,median_cycles\n100,900\n";
+  const Outcome bad = run("micro dram_bank --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("k_bytes 100: expected 0 or a multiple of 128 up to 512 MiB"),
+            std::string::npos)
+      << bad.out;
+}
+
 // dram_width: the same 32 rows by a TMA box and by single-row loads. Reading every sector of
 // each row takes the loads longer than reading one; unknown points are named.
 TEST(Micro, DramWidthReadsTheSameRowsTwoWays) {
