@@ -5,7 +5,8 @@ of all pair offsets (what two lines in different banks cost), and a flag where t
 row cycle's worth (>= THRESHOLD cycles): the offsets whose second line lands in A's bank in
 another row. A flag at every k of one residue (mod the interleave granule) says which address
 bits pick the bank; no flag below 8 KB and flags only at the large powers of two say contiguous
-data spreads over many banks, as the model's 256-B interleave does.
+data spreads over many banks, as the model's 256-B interleave does. Offsets of 2 MiB and more
+leave the 2 MiB page of A, so the (unknown) page map places A + k: read them as spreads only.
 
   python3 validation/dram_bank.py [CSV]          (default: validation/data/h200/micro_dram_bank.csv)
   python3 validation/dram_bank.py --write [CSV]  also writes micro_dram_bank_median.csv beside it

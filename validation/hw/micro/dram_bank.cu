@@ -7,7 +7,9 @@
 // the two overlap. 64 pairs per offset k (A_i = i x 16 MiB + (i x 7 mod 64) x 128 of a 2 GiB
 // buffer, the same A_i for every k), a 512 MiB L2 flush before each offset; k = 128 B .. 8 KB in
 // steps of 128 B, then 16 KB .. 512 MiB by powers of two; k = 0 is A alone (one line). The
-// whole sweep runs 3 times (rep). Every sample is printed (cold cycles).
+// whole sweep runs 3 times (rep). Every sample is printed (cold cycles). A_i lies in the first
+// 8 KB of a 2 MiB page, so up to k = 1 MiB both lines share a physical page and the offset is a
+// physical one; beyond, the page map decides and a bank relation shows only as a spread.
 // Columns: k_bytes,rep,sample,cycles
 #include "dram_spread.cuh"
 
