@@ -241,6 +241,9 @@ void add_memory_params(std::vector<ParamSpec>& s) {
        "row hits that may bypass a queued row switch"},
       {"dram.write_batch", &HbmParams::write_batch, "lines",
        "posted writes drained together per pseudo-channel"},
+      {"dram.refresh_sync_pcs", &HbmParams::refresh_sync_pcs, "pseudo-channels",
+       "pseudo-channels (aligned blocks of a window's group, which contiguous granules fill) "
+       "that refresh each bank index together (1: each on its own schedule)"},
   };
   for (const auto& h : kHbmInts) {
     const auto member = h.member;

@@ -59,6 +59,10 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
     throw_input_error("dram", "refresh needs 0 < t_rfc_ns < t_refi_ns");
   }
   m_num_pcs = p.channels * p.pseudo_channels;
+  if (p.refresh_sync_pcs <= 0 || m_num_pcs % p.refresh_sync_pcs != 0) {
+    throw_input_error("dram", "refresh_sync_pcs must divide the {} pseudo-channels, got {}",
+                      m_num_pcs, p.refresh_sync_pcs);
+  }
   m_banks_per_sid = p.bank_groups * p.banks_per_group;
   m_banks_per_pc = m_banks_per_sid * p.stack_ids;
   m_groups_per_pc = p.bank_groups * p.stack_ids;

@@ -65,6 +65,10 @@ struct HbmParams {
   // refreshes staggered evenly, while the other banks keep serving.
   bool refresh_per_bank = true;
   double t_rfcpb_ns = 250.0;
+  // Pseudo-channels (aligned blocks of this many in a window's group, the slots that contiguous
+  // granules fill) that refresh each bank index at the same moment: 1 = every pseudo-channel on
+  // its own schedule.
+  int refresh_sync_pcs = 1;
   // Controller.
   double ctrl_latency_ns = 127.0;  // fixed L2 -> controller -> PHY -> L2 path (fitted)
   int frfcfs_window = 4;           // row hits that may bypass one queued row switch per bank
@@ -162,9 +166,13 @@ class HbmSystem {
   static_assert(sizeof(Bank) == 64);
   // Where in each tREFI bank `i` (of all banks of the chip) is refreshed: at i/N of it, the
   // stagger a stride coprime to the bank count, so neighbouring banks refresh far apart.
+  // With dram.refresh_sync_pcs = S the pseudo-channels of an aligned block of S share it per bank
+  // index: contiguous data over those S pseudo-channels meets one refresh, not S.
   Time bank_refresh_offset(int64_t i) const {
-    const auto total = static_cast<int64_t>(m_banks.size());
-    return m_refi * (i * 97 % total) / total;
+    const int64_t sync = m_params.refresh_sync_pcs;
+    const int64_t unit = i / (m_banks_per_pc * sync) * m_banks_per_pc + i % m_banks_per_pc;
+    const auto total = static_cast<int64_t>(m_banks.size()) / sync;
+    return m_refi * (unit * 97 % total) / total;
   }
   struct Group {        // one bank group of one SID
     Time cas_free = 0;  // tCCD_L budget horizon

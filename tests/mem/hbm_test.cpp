@@ -218,6 +218,57 @@ TEST(Hbm, RefreshClosesRowsAndBlocksThePseudoChannel) {
   EXPECT_EQ(hbm.stats().refreshes, 1U);
 }
 
+// dram.refresh_sync_pcs: the 8 granules of an aligned 2 KB (eight 256-B granules of one window,
+// in eight pseudo-channels at one bank index) meet a per-bank refresh all together or not at all
+// when those pseudo-channels refresh each bank index together; on their own schedules (1) some
+// blocks have some granules waiting and others not. A quarter of each bank's time is refresh here.
+TEST(Hbm, RefreshSyncedPseudoChannelsRefreshContiguousDataTogether) {
+  const auto waiting_counts = [](int sync) {
+    HbmParams p;
+    p.refresh_per_bank = true;
+    p.t_refi_ns = 4000;
+    p.t_rfcpb_ns = 1000;
+    p.refresh_sync_pcs = sync;
+    HbmSystem hbm(p);
+    std::vector<int> counts;
+    for (int i = 0; i < 64; ++i) {
+      const Time t = static_cast<Time>(i) * 7919 * kNs;  // every block at another moment
+      const uint64_t block = static_cast<uint64_t>(i) * (uint64_t{1} << 24) + 2048 * (i % 4);
+      std::vector<Time> lat;
+      for (int g = 0; g < 8; ++g) {
+        lat.push_back(hbm.access(block + 256 * static_cast<uint64_t>(g), 32, false, t) - t);
+      }
+      const Time fastest = *std::min_element(lat.begin(), lat.end());
+      int waited = 0;
+      for (const Time l : lat) {
+        waited += l > fastest + 50 * kNs ? 1 : 0;
+      }
+      // All eight waiting shows as none above the fastest: count a block whose fastest read
+      // itself waited (more than the idle latency) as eight.
+      counts.push_back(fastest > 300 * kNs ? 8 : waited);
+    }
+    return counts;
+  };
+  const std::vector<int> synced = waiting_counts(8);
+  const std::vector<int> apart = waiting_counts(1);
+  int partial_synced = 0;
+  int partial_apart = 0;
+  int all_synced = 0;
+  for (size_t i = 0; i < synced.size(); ++i) {
+    partial_synced += synced[i] > 0 && synced[i] < 8 ? 1 : 0;
+    all_synced += synced[i] == 8 ? 1 : 0;
+    partial_apart += apart[i] > 0 && apart[i] < 8 ? 1 : 0;
+  }
+  std::printf("    synced: %d partial, %d all; apart: %d partial\n", partial_synced, all_synced,
+              partial_apart);
+  EXPECT_EQ(partial_synced, 0);
+  EXPECT_GT(all_synced, 4);
+  EXPECT_GT(partial_apart, 10);
+  HbmParams bad;
+  bad.refresh_sync_pcs = 7;  // does not divide 192
+  EXPECT_THROW(HbmSystem{bad}, InputError);
+}
+
 TEST(Hbm, RejectsInconsistentOrganisation) {
   HbmParams p;
   p.bank_groups = 3;
