@@ -283,6 +283,9 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       {"dram.t_refi_ns", &HbmParams::t_refi_ns, "tREFI: all-bank refresh interval"},
       {"dram.t_rfc_ns", &HbmParams::t_rfc_ns, "tRFC: all-bank refresh duration"},
       {"dram.t_rfcpb_ns", &HbmParams::t_rfcpb_ns, "tRFCpb: per-bank refresh duration"},
+      {"dram.refresh_postpone_ns", &HbmParams::refresh_postpone_ns,
+       "a bank used within this long before its per-bank refresh is due postpones it (at most 8 "
+       "in a row; 0: never)"},
       {"dram.ctrl_latency_ns", &HbmParams::ctrl_latency_ns,
        "fixed L2 to controller to PHY to L2 path"},
   };

@@ -113,6 +113,7 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_refi_div = FastDiv(static_cast<uint64_t>(std::max<Time>(m_refi, 1)));
   m_rfc = ns_to_ps(p.t_rfc_ns);
   m_rfcpb = ns_to_ps(p.t_rfcpb_ns);
+  m_postpone = ns_to_ps(p.refresh_postpone_ns);
   m_ctrl = ns_to_ps(p.ctrl_latency_ns);
   // One burst: burst_bytes over pc_width_bits pins at two transfers per clock.
   const double burst_ps = p.burst_bytes * 8.0 * 1.0e6 / (p.pc_width_bits * 2.0 * p.clock_mhz);
@@ -228,7 +229,16 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
   const auto epoch = static_cast<int64_t>(m_refi_div.div(static_cast<uint64_t>(t + offset)));
   ++m_stats.refreshes;
   bank.next_refresh = (epoch + 1) * m_refi - offset;
-  const Time end = epoch * m_refi - offset + m_rfcpb;
+  const Time start = epoch * m_refi - offset;
+  const Time end = start + m_rfcpb;
+  // JESD238 lets a controller postpone refreshes (up to 8); one that has reads for the bank
+  // when its refresh is due serves them first.
+  if (m_postpone > 0 && end > t && bank.pre_ok >= start - m_postpone &&
+      bank.postponed < kMaxPostponedRefreshes) {
+    ++bank.postponed;
+    return;
+  }
+  bank.postponed = 0;
   if (end > t) {
     bank.open_row = -1;
     bank.prev_row = -1;

@@ -69,6 +69,10 @@ struct HbmParams {
   // granules fill) that refresh each bank index at the same moment: 1 = every pseudo-channel on
   // its own schedule.
   int refresh_sync_pcs = 1;
+  // A bank used within this long before its refresh is due postpones it (the controller serves
+  // the queued reads and refreshes later, in an idle moment the model does not time), at most
+  // kMaxPostponedRefreshes times in a row; 0: never postponed.
+  double refresh_postpone_ns = 0.0;
   // Controller.
   double ctrl_latency_ns = 127.0;  // fixed L2 -> controller -> PHY -> L2 path (fitted)
   int frfcfs_window = 4;           // row hits that may bypass one queued row switch per bank
@@ -161,6 +165,7 @@ class HbmSystem {
     Time cas_ok = 0;        // earliest column command (tRCD)
     Time switch_pre = 0;    // when the PRE that closed prev_row was issued
     int32_t bypasses = 0;
+    int32_t postponed = 0;  // refreshes skipped in a row under dram.refresh_postpone_ns
     Time next_refresh = 0;  // the start of the tREFI epoch after the latest refresh applied
   };
   static_assert(sizeof(Bank) == 64);
@@ -218,6 +223,8 @@ class HbmSystem {
   int m_group_pow2_bits;  // m_pc_groups = 2^bits * m_group_odd
   int m_group_odd;
   FastDiv m_odd_div;   // by m_group_odd
+  Time m_postpone = 0;  // dram.refresh_postpone_ns
+  static constexpr int32_t kMaxPostponedRefreshes = 8;
   FastDiv m_refi_div;  // by tREFI (ps)
   // Powers of two (checked at construction): the per-access divisions are shifts and masks.
   int m_burst_shift = 0;  // log2(dram.burst_bytes)

@@ -269,6 +269,30 @@ TEST(Hbm, RefreshSyncedPseudoChannelsRefreshContiguousDataTogether) {
   EXPECT_THROW(HbmSystem{bad}, InputError);
 }
 
+// dram.refresh_postpone_ns: bank 0 is due for its refresh at 1000 ns (window [1000, 1100)). A
+// read at 1010 into an idle bank waits for the window's end (ACT 1100, RD 1110, data 1120-1121);
+// after a read of the same row at 900 (the bank busy within 200 ns of the refresh) the refresh
+// is postponed and the read is a row hit (RD 1010, data 1020-1021); a use at 500 is too early.
+TEST(Hbm, BusyBanksPostponeTheirRefresh) {
+  const auto read_at_1010 = [](double postpone_ns, Time before) {
+    HbmParams p = tiny();
+    p.refresh_per_bank = true;
+    p.t_refi_ns = 1000;
+    p.t_rfcpb_ns = 100;
+    p.refresh_postpone_ns = postpone_ns;
+    HbmSystem hbm(p);
+    if (before >= 0) {
+      hbm.access(tiny_addr(0, 1, 0), 32, false, before);
+    }
+    return hbm.access(tiny_addr(0, 1, 1), 32, false, 1010 * kNs);
+  };
+  EXPECT_EQ(read_at_1010(0, -1), (1100 + 10 + 10 + 1) * kNs);
+  EXPECT_EQ(read_at_1010(200, -1), (1100 + 10 + 10 + 1) * kNs);
+  EXPECT_EQ(read_at_1010(0, 900 * kNs), (1100 + 10 + 10 + 1) * kNs);
+  EXPECT_EQ(read_at_1010(200, 900 * kNs), (1010 + 10 + 1) * kNs);
+  EXPECT_EQ(read_at_1010(200, 500 * kNs), (1100 + 10 + 10 + 1) * kNs);
+}
+
 TEST(Hbm, RejectsInconsistentOrganisation) {
   HbmParams p;
   p.bank_groups = 3;
