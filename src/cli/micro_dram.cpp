@@ -88,7 +88,8 @@ int64_t spread_region_lines(const std::string& p) {
   return 0;
 }
 
-// dram_spread.cu's xorshift64, one stream over all its points in their order.
+// The xorshift64 of dram_spread.cu and dram_repeat.cu (seeded differently), one stream over all
+// of a .cu's points in their order.
 struct SpreadRng {
   uint64_t x = 0x9E3779B97F4A7C15ULL;
   uint64_t next() {
@@ -98,6 +99,20 @@ struct SpreadRng {
     return x;
   }
 };
+
+// One sample's 32 distinct lines as the .cu's draw them: line_at(k) for k = the lines drawn so
+// far, a repeat drawn again.
+template <typename LineAt>
+std::vector<int64_t> draw_set(const LineAt& line_at) {
+  std::vector<int64_t> set;
+  while (set.size() < 32) {
+    const int64_t line = line_at(static_cast<int64_t>(set.size()));
+    if (std::find(set.begin(), set.end(), line) == set.end()) {
+      set.push_back(line);
+    }
+  }
+  return set;
+}
 
 // The 32 lines of each sample of point (pattern, rows, stride), as dram_spread.cu draws them.
 std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int rows, int64_t d) {
@@ -111,23 +126,17 @@ std::vector<std::vector<int64_t>> spread_sets(const std::string& pattern, int ro
                   : std::vector<int64_t>{0}) {
         std::vector<std::vector<int64_t>> sets;
         for (int i = 0; i < kSpreadSamples; ++i) {
-          std::vector<int64_t> set;
           const int64_t region = i * 4 * kMiB;
-          while (set.size() < 32) {
-            int64_t line;
+          sets.push_back(draw_set([&](int64_t k) {
             if (stride) {
-              line = region + (i * 7 % 64) * 128 + static_cast<int64_t>(set.size()) * di;
-            } else if (region_lines > 0) {
-              line = region +
+              return region + (i * 7 % 64) * 128 + k * di;
+            }
+            if (region_lines > 0) {
+              return region +
                      static_cast<int64_t>(rng.next() % static_cast<uint64_t>(region_lines)) * 128;
-            } else {
-              line = static_cast<int64_t>(rng.next() % (kSpreadTotal / 128)) * 128;
             }
-            if (std::find(set.begin(), set.end(), line) == set.end()) {
-              set.push_back(line);
-            }
-          }
-          sets.push_back(std::move(set));
+            return static_cast<int64_t>(rng.next() % (kSpreadTotal / 128)) * 128;
+          }));
         }
         if (pattern == p && rows == r && d == di) {
           return sets;
@@ -216,29 +225,17 @@ constexpr const char* kRepeatQuantiles[] = {"p10", "p50", "p90", "p95", "p99"};
 // first `rows`).
 std::vector<std::vector<int64_t>> repeat_sets(const std::string& pattern, int rows,
                                               int64_t stride) {
-  uint64_t rng = 0xD1B54A32D192ED03ULL;
-  const auto next = [&rng]() {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-  };
+  SpreadRng rng{0xD1B54A32D192ED03ULL};
   constexpr uint64_t kTotalLines = (2048 * kMiB) / 128;
   for (const RepeatConfig& cf : kRepeatConfigs) {
     const bool strided = std::string(cf.pattern) == "stride";
     const int nsamp = cf.rows == 1 ? 128 : 64;
     std::vector<std::vector<int64_t>> sets;
     for (int i = 0; i < nsamp; ++i) {
-      std::vector<int64_t> set;
-      while (set.size() < 32) {
-        const int64_t line = strided ? i * 4 * kMiB + (i * 7 % 64) * 128 +
-                                           static_cast<int64_t>(set.size()) * cf.stride
-                                     : static_cast<int64_t>(next() % kTotalLines) * 128;
-        if (std::find(set.begin(), set.end(), line) == set.end()) {
-          set.push_back(line);
-        }
-      }
-      sets.push_back(std::move(set));
+      sets.push_back(draw_set([&](int64_t k) {
+        return strided ? i * 4 * kMiB + (i * 7 % 64) * 128 + k * cf.stride
+                       : static_cast<int64_t>(rng.next() % kTotalLines) * 128;
+      }));
     }
     if (pattern == cf.pattern && rows == cf.rows && stride == cf.stride) {
       return sets;
