@@ -42,6 +42,8 @@ using micro_detail::mem_points;
 using micro_detail::mem_simulate;
 using micro_detail::pair_points;
 using micro_detail::pair_simulate;
+using micro_detail::pairs_points;
+using micro_detail::pairs_simulate;
 using micro_detail::repeat_points;
 using micro_detail::repeat_run;
 using micro_detail::reuse_stream_points;
@@ -231,6 +233,21 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        hot_points,
        hot_simulate},
+      {"l2_pairs",
+       "every SM (1 or 2 CTAs of 1 warpgroup) a ring of `slots` 16 KB GEMM operand tiles (64 fp16 "
+       "columns x 128 rows, pitch 4096 B) of an L2-resident 16 MiB tensor; groups of SMs (not CTA "
+       "ids) by layout over the config's TPCs and GPCs (sm.tpc_gpcs; the side unit's TPCs are "
+       "GPCs of their own, as the .cu's cluster union-find finds them) read the same tiles in "
+       "the same order, members skew_copies apart; SMs a layout leaves out exit; ~4 GiB "
+       "delivered (up to --max-bytes) after a warm-up launch; delivered_over_l2 = TMA bytes / L2 "
+       "read bytes (the H200's from ncu: validation/l2_hot_ncu.py pairs)",
+       {"layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group", "active_sms",
+        "copies_per_cta", "bytes_delivered", "delivered_over_l2", "median_us", "median_gbps",
+        "best_gbps"},
+       {"layout", "ctas_per_sm", "slots", "skew_copies"},
+       "median_gbps",
+       pairs_points,
+       pairs_simulate},
       {"l2_rotate",
        "mem_bw's l2_read thread loop (all SMs x 8 CTAs x 256 threads, LD_GLOBAL int4 as its "
        "SASS) over a 16-64 MiB buffer, 4 GiB per launch (up to --max-bytes) after a warm-up "

@@ -144,7 +144,45 @@ std::vector<MicroRow> loop_points();
 MicroRow loop_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> repeat_points();
 std::vector<MicroRow> repeat_run(const MicroRow& run, const GpuConfig& c, const MicroOptions& o);
+// Streaming (micro_stream.cpp): every SM runs ctas_per_sm CTAs of one issuing thread; each CTA
+// keeps `slots` copies in flight (one mbarrier per slot, a slot reissued when its copy
+// completed); copy j of CTA b is unit (b + j * CTAs) mod T of the buffer (tma_bw.cu's
+// grid-stride order).
+enum class CopyKind { kBulk, kTensor1d, kTensor2d, kTensor3d, kTile };
+
+struct Stream {
+  CopyKind kind = CopyKind::kBulk;
+  int64_t bytes = 8192;  // per copy
+  int slots = 16;
+  int ctas_per_sm = 1;
+  int64_t buffer = 0;  // bytes
+  int64_t passes = 1;
+  int64_t store_offset = -1;  // >= 0: each loaded unit is stored back at +offset (a copy)
+  // kTile (l2_hot.cu): a box of 64 fp16 columns x tile_rows rows of a tensor with row pitch
+  // `pitch` bytes; unit u = column block u mod (pitch / 128), row block u / (pitch / 128).
+  int64_t pitch = 4096;
+  int64_t tile_rows = 128;
+  // group > 0 (l2_hot.cu): copy j of CTA b is unit (b / group + j * ceil(CTAs / group)) mod T,
+  // `copies` per CTA; 0: tma_bw.cu's grid-stride order over `passes` passes.
+  int64_t group = 0;
+  int64_t copies = 0;
+  bool spread = false;  // a group's CTAs are ceil(CTAs / group) ids apart, not consecutive
+  // Non-empty (l2_pairs.cu): an expression (of `sm`, the CTA's SM) giving where the CTA starts
+  // in its group's tile sequence, < 0 for a CTA that exits at once; copy j is unit
+  // (start + j * start_stride) mod T, `copies` per CTA.
+  std::string start_expr;
+  int64_t start_stride = 1;
+  int64_t smem = 0;  // shared memory per CTA (0: the ring's slots and barriers)
+};
+// kTile: column blocks per row block, the largest power of two <= pitch / 128 (as l2_hot.cu).
+int64_t tile_columns(const Stream& st);
+// The copies one pass over the buffer takes.
+int64_t stream_units(const Stream& st);
+program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::string& name);
+
 // Full-chip streaming benchmarks (micro_stream.cpp).
+std::vector<MicroRow> pairs_points();
+MicroRow pairs_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> bw_points();
 MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> hot_points();

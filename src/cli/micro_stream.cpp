@@ -16,30 +16,7 @@ using program::KernelBuilder;
 using program::Op;
 
 // ---------------------------------------------------------------------------------------------
-// Streaming: every SM runs ctas_per_sm CTAs of one issuing thread; each CTA keeps `slots`
-// copies in flight (one mbarrier per slot, a slot reissued when its copy completed); copy j of
-// CTA b is unit (b + j * CTAs) mod T of the buffer (tma_bw.cu's grid-stride order).
-
-enum class CopyKind { kBulk, kTensor1d, kTensor2d, kTensor3d, kTile };
-
-struct Stream {
-  CopyKind kind = CopyKind::kBulk;
-  int64_t bytes = 8192;  // per copy
-  int slots = 16;
-  int ctas_per_sm = 1;
-  int64_t buffer = 0;  // bytes
-  int64_t passes = 1;
-  int64_t store_offset = -1;  // >= 0: each loaded unit is stored back at +offset (a copy)
-  // kTile (l2_hot.cu): a box of 64 fp16 columns x tile_rows rows of a tensor with row pitch
-  // `pitch` bytes; unit u = column block u mod (pitch / 128), row block u / (pitch / 128).
-  int64_t pitch = 4096;
-  int64_t tile_rows = 128;
-  // group > 0 (l2_hot.cu): copy j of CTA b is unit (b / group + j * ceil(CTAs / group)) mod T,
-  // `copies` per CTA; 0: tma_bw.cu's grid-stride order over `passes` passes.
-  int64_t group = 0;
-  int64_t copies = 0;
-  bool spread = false;  // a group's CTAs are ceil(CTAs / group) ids apart, not consecutive
-};
+// Streaming (Stream, micro_detail.h).
 
 // kTile: column blocks per row block, the largest power of two <= pitch / 128 (as l2_hot.cu).
 int64_t tile_columns(const Stream& st) {
@@ -63,7 +40,7 @@ program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::s
   const int S = st.slots;
   KernelBuilder b(name);
   b.set_grid(ctas);
-  b.set_resources(32, S * st.bytes + 8 * S);
+  b.set_resources(32, st.smem > 0 ? st.smem : S * st.bytes + 8 * S);
   program::TensorMap m;
   m.name = "T";
   switch (st.kind) {
@@ -101,15 +78,20 @@ program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::s
   }
   b.add_barrier("bar", S, 1);
   b.begin_role("main", 1);
-  const int64_t groups = st.group > 0 ? (ctas + st.group - 1) / st.group : 0;
+  const bool table = !st.start_expr.empty();
+  const int64_t groups =
+      table ? st.start_stride : (st.group > 0 ? (ctas + st.group - 1) / st.group : 0);
   const std::string count =
-      st.group > 0 ? s(st.copies) : fmt::format("cdiv({} - cta, {})", total, ctas);
+      table ? fmt::format("({}) < 0 ? 0 : {}", st.start_expr, st.copies)
+            : (st.group > 0 ? s(st.copies) : fmt::format("cdiv({} - cta, {})", total, ctas));
   b.loop("j", "0", count);
   const std::string slot = fmt::format("j % {}", S);
-  const std::string first =
-      st.spread ? fmt::format("cta % {}", groups) : fmt::format("cta / {}", st.group);
-  const std::string u = st.group > 0 ? fmt::format("(({} + j * {}) % {})", first, groups, units)
-                                     : fmt::format("((cta + j * {}) % {})", ctas, units);
+  const std::string first = table       ? "(" + st.start_expr + ")"
+                            : st.spread ? fmt::format("cta % {}", groups)
+                                        : fmt::format("cta / {}", st.group);
+  const std::string u = table || st.group > 0
+                            ? fmt::format("(({} + j * {}) % {})", first, groups, units)
+                            : fmt::format("((cta + j * {}) % {})", ctas, units);
   b.if_(fmt::format("j >= {}", S));
   b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", S));
   if (st.store_offset >= 0) {

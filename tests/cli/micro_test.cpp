@@ -249,6 +249,34 @@ TEST(Micro, DramBankPairsWaitForTheSlowerLine) {
       << bad.out;
 }
 
+// l2_pairs: groups of SMs read the same tiles. An SM alone merges nothing, a TPC's two SMs merge
+// every read (both as on the H200, validation/l2_hot_ncu.py pairs: 1.01 and 2.00), and the
+// groups follow the config's GPC map (12 GPCs as the .cu's cluster union-find finds them: the
+// side unit's four TPCs are GPCs of their own). An unknown layout is named.
+TEST(Micro, PairsMergeTheReadsOfATpcsTwoSms) {
+  const Outcome o =
+      run("micro l2_pairs --where layout=sm,tpc,gpc --where slots=8 --where skew_copies=0 --where "
+          "ctas_per_sm=1 --max-bytes 67108864 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 3u) << o.out;
+  // columns: layout, ctas_per_sm, slots, skew_copies, groups, sms_per_group, active_sms,
+  // copies_per_cta, bytes_delivered, delivered_over_l2, ...
+  EXPECT_EQ(r[0][4], "132");
+  EXPECT_EQ(r[0][9], "1.00");
+  EXPECT_EQ(r[1][4], "66");
+  EXPECT_EQ(r[1][9], "2.00");
+  EXPECT_EQ(r[2][4], "12");
+  EXPECT_EQ(r[2][6], "132");
+  EXPECT_GT(std::stod(r[2][9]), 2.0) << o.out;
+  const std::string csv = ::testing::TempDir() + "pairs_bad.csv";
+  std::ofstream(csv) << "layout,ctas_per_sm,slots,skew_copies,median_gbps\ntpc_d9,1,8,0,100\n";
+  const Outcome bad = run("micro l2_pairs --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("layout: expected one of sm, tpc"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("got 'tpc_d9'"), std::string::npos) << bad.out;
+}
+
 // dram_width: the same 32 rows by a TMA box and by single-row loads. Reading every sector of
 // each row takes the loads longer than reading one; unknown points are named.
 TEST(Micro, DramWidthReadsTheSameRowsTwoWays) {
