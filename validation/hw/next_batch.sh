@@ -3,16 +3,17 @@
 # parts that each fit one device command (10 minutes). On the device machine, from the repo root:
 #   export ASIM_SCRIPT_REV=$(git rev-parse --short HEAD)   # (or the commit the copy came from)
 #   bash validation/hw/next_batch.sh pairs  $OUT   # l2_pairs timed, then under ncu (~5 min)
-#   bash validation/hw/next_batch.sh slices $OUT   # l2_slice_map under ncu, 8 parts (~5 min)
+#   bash validation/hw/next_batch.sh slices $OUT   # l2_slice_map under ncu, sets then pairs (~3 min)
 #   bash validation/hw/next_batch.sh membw  $OUT   # mem_bw's read points under ncu (~3 min)
 #   bash validation/hw/next_batch.sh dram   $OUT   # dram_bank: which lines share a bank (~1 min)
+#   bash validation/hw/next_batch.sh tmabw  $OUT   # tma_bw's L2 points under ncu (~3 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
-#   slices: OUT/ncu_l2/l2_slice_map_{launches,ncu}_K.csv, K = 0..7
-#           -> `python3 validation/l2_slice_map.py OUT/ncu_l2/l2_slice_map_launches_0.csv
-#               OUT/ncu_l2/l2_slice_map_ncu_0.csv ...` (every K)
+#   slices: OUT/ncu_l2/l2_slice_map_{set,pair}_{launches,ncu}.csv
+#           -> validation/data/h200/ncu_l2/, then `python3 validation/l2_slice_map.py`
 #   dram:   OUT/micro_dram_bank.csv -> validation/data/h200/, then `python3 validation/dram_bank.py`
+#   tmabw:  OUT/ncu_l2/tma_bw_raw.csv -> `python3 validation/l2_hot_ncu.py tma_bw` (6 launches a point)
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
 #               which the ncu run repeats)
@@ -21,10 +22,11 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|membw|dram OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|membw|dram OUT}
+part=${1:?usage: next_batch.sh pairs|slices|membw|dram|tmabw OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
+SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
@@ -39,13 +41,21 @@ case "$part" in
     ;;
   slices)
     build l2_slice_map
-    for k in 0 1 2 3 4 5 6 7; do
-      L2MAP_PART=$k timeout 120 $NCU --kernel-name probe --print-metric-instances values \
-        --metrics lts__t_requests_srcunit_tex_op_read.sum \
-        --log-file "$OUT/ncu_l2/l2_slice_map_ncu_$k.csv" "$BUILD/l2_slice_map" \
-        > "$OUT/ncu_l2/l2_slice_map_launches_$k.csv"
-      echo "--- l2_slice_map part $k rc=$? ($(wc -l < "$OUT/ncu_l2/l2_slice_map_launches_$k.csv") lines)"
+    command -v cuobjdump > /dev/null && cuobjdump -sass "$BUILD/l2_slice_map" > "$OUT/l2_slice_map.sass" 2>&1
+    for kind in set pair; do
+      L2MAP_KIND=$kind timeout 270 $NCU --kernel-name regex:probe --metrics "$SLICE_METRICS" \
+        --log-file "$OUT/ncu_l2/l2_slice_map_${kind}_ncu.csv" "$BUILD/l2_slice_map" \
+        > "$OUT/ncu_l2/l2_slice_map_${kind}_launches.csv"
+      echo "--- l2_slice_map $kind rc=$? ($(wc -l < "$OUT/ncu_l2/l2_slice_map_${kind}_launches.csv") lines)"
     done
+    ;;
+  tmabw)
+    # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
+    # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
+    build tma_bw
+    timeout 500 $NCU --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" \
+      --log-file "$OUT/ncu_l2/tma_bw_raw.csv" "$BUILD/tma_bw" > "$OUT/micro_tma_bw_ncu_points.csv"
+    echo "--- tma_bw ncu rc=$?"
     ;;
   membw)
     build mem_bw
@@ -57,5 +67,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|membw|dram OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|membw|dram|tmabw OUT"; exit 2 ;;
 esac
