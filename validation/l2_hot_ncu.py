@@ -13,6 +13,9 @@ SM clock.
                                               # (validation/hw/micro/l2_pairs.cu, once measured)
   python3 validation/l2_hot_ncu.py mem_bw     # micro_mem_bw.csv's read points with
                                               # ncu_l2/mem_bw_raw.csv (MEMBW_NCU=1, once measured)
+  python3 validation/l2_hot_ncu.py tma_bw     # micro_tma_bw.csv's l2 points with
+                                              # ncu_l2/tma_bw_raw.csv (6 launches a point: the
+                                              # warm-up and 5 timed; the last is printed)
 
 With dram__bytes_read.sum among the metrics it also prints the DRAM bytes read per L2 read
 sector byte (0 where a re-read stream stays in the L2).
@@ -31,15 +34,18 @@ DATA = os.path.join(HERE, "data", "h200")
 KEYS = {"l2_hot": ["pitch_bytes", "ctas_per_sm", "slots", "group", "members", "region_bytes"],
         "l2_pairs": ["layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group",
                      "active_sms"],
-        "mem_bw": ["test", "buffer_bytes"]}
+        "mem_bw": ["test", "buffer_bytes"],
+        "tma_bw": ["copy", "src", "wait", "ctas_per_sm", "bytes_per_copy", "slots"]}
 # Points of the micro's CSV that launch no profiled kernel (mem_bw's copy runs copy_kernel; ncu
 # is asked for read_kernel only).
-SKIP = {"mem_bw": ("test", "dram_copy_rw")}
+SKIP = {"mem_bw": ("test", "dram_copy_rw"), "tma_bw": ("src", "dram")}
+# Profiled launches per point (the measured one last).
+PER_POINT = {"tma_bw": 6}
 
 
 def main():
     arg = sys.argv[1] if len(sys.argv) > 1 else ""
-    if arg in ("pairs", "mem_bw"):
+    if arg in ("pairs", "mem_bw", "tma_bw"):
         name, tag = ("l2_pairs" if arg == "pairs" else arg), ""
     else:
         name, tag = "l2_hot", "_" + arg if arg else ""
@@ -58,14 +64,15 @@ def main():
     if name in SKIP:
         col, value = SKIP[name]
         pts = [p for p in pts if p[col] != value]
-    if len(ids) != 2 * len(pts):
-        raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected 2 each)")
+    per = PER_POINT.get(name, 2)
+    if len(ids) != per * len(pts):
+        raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected {per} each)")
     dram = "dram__bytes_read.sum" in by[ids[0]]
     print(",".join(KEYS[name]) + ",delivered_over_l2,"
           "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz" +
           (",dram_read_over_l2" if dram else ""))
     for i, p in enumerate(pts):
-        m = by[ids[2 * i + 1]]
+        m = by[ids[per * i + per - 1]]
         rd = m["lts__t_sectors_srcunit_tex_op_read.sum"]
         print(",".join(p[k] for k in KEYS[name]) +
               ",%.2f,%.2f,%.2f,%.3f,%.3f,%.0f" % (

@@ -1,104 +1,156 @@
 #!/usr/bin/env python3
-"""Decodes validation/hw/micro/l2_slice_map.cu: which L2 slice served each line.
+"""Decodes validation/hw/micro/l2_slice_map.cu (second version): how the H200's L2 slices share
+out lines.
 
-  python3 validation/l2_slice_map.py LAUNCHES.csv NCU.csv [LAUNCHES.csv NCU.csv ...]
+  python3 validation/l2_slice_map.py            # print both tables
+  python3 validation/l2_slice_map.py --write    # also write micro_l2_slice_spread.csv (the
+                                                # set launches, for `asyncsim micro l2_slice_spread`)
 
-LAUNCHES.csv is what the binary printed (set,reader_sm,smid,lines), NCU.csv what Nsight Compute
-printed for the same run (--csv --print-metric-instances values, metric
-lts__t_requests_srcunit_tex_op_read.sum, --kernel-name probe): the n-th probe launch of one is the
-n-th of the other. In each launch line i of the set was read 32 << i times, so a slice's count
-minus the empty launch's, divided by 32 and rounded, has bit i set when the slice served line i.
-Prints line,reader_sm,slice for every decoded line, then per reader: lines decoded, slices seen,
-and how evenly the contiguous lines and each power-of-two stride spread over them. Standard
-library only.
+Reads validation/data/h200/ncu_l2/l2_slice_map_{set,pair}_{launches,ncu}.csv: what the binary
+printed (kind,set,reader_sm,smid,rep,anchor,lines) and what Nsight Compute printed for the same
+run (--csv --print-units base, metrics lts__t_requests_srcunit_tex_op_read.sum/.max/.min and
+lts__t_requests_srcunit_ltcfabric.sum/.max); the n-th profiled launch of one is the n-th row of
+the other.
+
+Set launches read n lines `rep` times each from one SM: sum / rep = n (a check), max / rep = the
+most lines one slice received (every read reaches a slice of the reader's partition first),
+fabric = requests forwarded to the other partition (a far line's first read).
+Pair launches read an anchor 2048 * rep times and test t (t < 11) 2^t * rep times: the anchor's
+slice holds the maximum, so bit t of round(max / rep) - 2048 says test t shares the anchor's
+slice. The same-slice relation is closed into classes (union-find) and checked: a pair said to
+differ must not fall in one class. Standard library only.
 """
 import collections
 import csv
 import io
-import re
+import os
 import sys
 
-REP = 32
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data", "h200")
+NCU = os.path.join(DATA, "ncu_l2")
+TEX = "lts__t_requests_srcunit_tex_op_read"
+FAB = "lts__t_requests_srcunit_ltcfabric"
 
 
-def ncu_counts(path):
-    """Per profiled launch (in order), the per-instance values of the metric."""
+def ncu_rows(path):
+    """Per profiled launch (in order): {metric name: value}."""
     text = open(path).read().splitlines()
     start = next(i for i, line in enumerate(text) if line.startswith('"ID"'))
-    out = collections.OrderedDict()
+    by = collections.OrderedDict()
     for r in csv.DictReader(io.StringIO("\n".join(text[start:]))):
-        if "lts__t_requests_srcunit_tex_op_read" not in r.get("Metric Name", ""):
+        by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    return list(by.values())
+
+
+def launches(path):
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def paired(kind):
+    lp = os.path.join(NCU, f"l2_slice_map_{kind}_launches.csv")
+    np_ = os.path.join(NCU, f"l2_slice_map_{kind}_ncu.csv")
+    if not (os.path.exists(lp) and os.path.exists(np_)):
+        raise SystemExit(f"l2_slice_map.py: {os.path.relpath(lp, HERE)} or its ncu file does not "
+                         "exist: not measured yet (bash validation/hw/next_batch.sh slices OUT)")
+    rows, counts = launches(lp), ncu_rows(np_)
+    if len(rows) != len(counts):
+        raise SystemExit(f"{np_}: {len(counts)} profiled launches for {len(rows)} in {lp}")
+    return list(zip(rows, counts))
+
+
+def set_name(set_id, lines):
+    """stride_j (lines k * 2^j) or random_r, as the .cu builds its sets in order."""
+    if not lines:
+        return "empty", ""
+    if set_id <= 17:
+        return "stride", str(set_id - 1)
+    return "random", str(set_id - 18)
+
+
+def sets_table(write):
+    out = []
+    for row, c in paired("set"):
+        lines = [int(x) for x in row["lines"].split(";")] if row["lines"] else []
+        rep = int(row["rep"])
+        kind, param = set_name(int(row["set"]), lines)
+        n = len(lines)
+        out.append({"pattern": kind, "param": param, "reader_sm": row["reader_sm"],
+                    "smid": row["smid"], "lines": n,
+                    "lines_counted": round(c[TEX + ".sum"] / rep),
+                    "max_lines": round(c[TEX + ".max"] / rep),
+                    "min_lines": round(c[TEX + ".min"] / rep),
+                    "fabric_requests": int(c[FAB + ".sum"]),
+                    "fabric_max": int(c[FAB + ".max"])})
+    cols = list(out[0])
+    print(",".join(cols))
+    for r in out:
+        print(",".join(str(r[k]) for k in cols))
+    bad = [r for r in out if r["lines_counted"] != r["lines"]]
+    print(f"# {len(out)} set launches; {len(bad)} whose sum / rep differs from their line count")
+    if write:
+        path = os.path.join(DATA, "micro_l2_slice_spread.csv")
+        prov = os.path.join(NCU, "l2_slice_map_provenance.txt")
+        head = [line for line in open(prov).read().splitlines() if line.startswith("#")]
+        with open(path, "w") as f:
+            for line in head:
+                f.write(line + "\n")
+            f.write("# derived: python3 validation/l2_slice_map.py --write from "
+                    "ncu_l2/l2_slice_map_set_{launches,ncu}.csv (max_lines = "
+                    f"{TEX}.max / rep)\n")
+            f.write("pattern,param,reader_sm,lines,max_lines\n")
+            for r in out:
+                if r["pattern"] != "empty":
+                    f.write(f"{r['pattern']},{r['param']},{r['reader_sm']},{r['lines']},"
+                            f"{r['max_lines']}\n")
+        print(f"wrote {os.path.relpath(path, os.getcwd())}")
+
+
+def pairs_table():
+    same, differ = set(), set()
+    lines_seen = []
+    for row, c in paired("pair"):
+        rep = int(row["rep"])
+        anchor = int(row["anchor"])
+        tests = [int(x) for x in row["lines"].split(";")]
+        v = round(c[TEX + ".max"] / rep) - 2048
+        if v < 0 or v >= 1 << len(tests):
+            print(f"# pair launch {row['set']}: max / rep = {v + 2048} is not 2048 + a test mask")
             continue
-        # The instance values: the ';'-separated list (inside parentheses when ncu puts the
-        # aggregate in front of it) with the most entries.
-        best = []
-        for v in r.values():
-            v = v or ""
-            if ";" not in v:
-                continue
-            inner = re.search(r"\(([^()]*;[^()]*)\)", v)
-            part = inner.group(1) if inner else v
-            nums = [x.strip().replace(",", "") for x in part.split(";")]
-            if all(re.fullmatch(r"-?\d+(?:\.\d+)?", x) for x in nums) and len(nums) > len(best):
-                best = nums
-        if not best:
-            raise SystemExit(f"{path}: launch {r['ID']} has no per-instance values "
-                             "(run ncu with --print-metric-instances values)")
-        out[r["ID"]] = [float(x) for x in best]
-    return list(out.values())
+        for line in [anchor] + tests:
+            if line not in lines_seen:
+                lines_seen.append(line)
+        for t, line in enumerate(tests):
+            (same if v >> t & 1 else differ).add((anchor, line))
+    parent = {x: x for x in lines_seen}
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in same:
+        parent[root(a)] = root(b)
+    clash = [(a, b) for a, b in differ if root(a) == root(b)]
+    classes = collections.OrderedDict()
+    for x in lines_seen:
+        classes.setdefault(root(x), []).append(x)
+    label = {r: i for i, r in enumerate(classes)}
+    print(f"# {len(lines_seen)} lines in {len(classes)} same-slice classes (read from SM 0); "
+          f"{len(same)} pairs share a slice, {len(differ)} do not, {len(clash)} contradictions")
+    contiguous = [x for x in lines_seen if x < 64]
+    print("# lines 0-63, class of each: " + " ".join(str(label[root(x)]) for x in contiguous))
+    print("line,class,class_size")
+    for x in lines_seen:
+        print(f"{x},{label[root(x)]},{len(classes[root(x)])}")
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 2 or len(args) % 2:
-        sys.exit(__doc__)
-    decoded = collections.defaultdict(dict)  # reader -> line -> slice
-    problems = 0
-    for launches_path, ncu_path in zip(args[::2], args[1::2]):
-        with open(launches_path) as f:
-            launches = list(csv.DictReader(line for line in f if not line.startswith("#")))
-        counts = ncu_counts(ncu_path)
-        if len(counts) != len(launches):
-            raise SystemExit(f"{ncu_path}: {len(counts)} profiled launches for "
-                             f"{len(launches)} in {launches_path}")
-        base = {}
-        for row, c in zip(launches, counts):
-            if row["lines"] == "":
-                base[row["reader_sm"]] = c
-        for row, c in zip(launches, counts):
-            if row["lines"] == "":
-                continue
-            lines = [int(x) for x in row["lines"].split(";")]
-            b = base.get(row["reader_sm"], [0.0] * len(c))
-            seen = 0
-            for s, (v, v0) in enumerate(zip(c, b)):
-                w = round((v - v0) / REP)
-                for i, line in enumerate(lines):
-                    if w >> i & 1:
-                        decoded[row["reader_sm"]][line] = s
-                        seen |= 1 << i
-            missing = [lines[i] for i in range(len(lines)) if not seen >> i & 1]
-            if missing:
-                problems += 1
-                print(f"# set {row['set']} reader {row['reader_sm']}: no slice for lines {missing}",
-                      file=sys.stderr)
-    print("line,reader_sm,slice")
-    for reader in sorted(decoded):
-        for line in sorted(decoded[reader]):
-            print(f"{line},{reader},{decoded[reader][line]}")
-    for reader in sorted(decoded):
-        d = decoded[reader]
-        contig = collections.Counter(d[line] for line in range(2048) if line in d)
-        print(f"# reader SM {reader}: {len(d)} lines, {len(set(d.values()))} slices; lines 0-2047 "
-              f"over {len(contig)} slices, {min(contig.values(), default=0)}-"
-              f"{max(contig.values(), default=0)} lines each", file=sys.stderr)
-        for j in range(4, 23):
-            ls = [m << j for m in range(1, 25) if (m << j) in d]
-            if ls:
-                print(f"#   stride 2^{j} lines: {len(ls)} lines over "
-                      f"{len(set(d[x] for x in ls))} slices", file=sys.stderr)
-    if problems:
-        print(f"# {problems} launches left lines undecoded", file=sys.stderr)
+    write = "--write" in sys.argv[1:]
+    sets_table(write)
+    pairs_table()
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ case "$part" in
     ;;
   slices)
     build l2_slice_map
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_slice_map.cu (second version; validation/hw/micro.sh's l2_slice_map line) under ncu --cache-control none with $SLICE_METRICS, --kernel-name regex:probe, L2MAP_KIND=set then pair" > "$OUT/ncu_l2/l2_slice_map_provenance.txt"
     command -v cuobjdump > /dev/null && cuobjdump -sass "$BUILD/l2_slice_map" > "$OUT/l2_slice_map.sass" 2>&1
     for kind in set pair; do
       L2MAP_KIND=$kind timeout 270 $NCU --kernel-name regex:probe --metrics "$SLICE_METRICS" \
@@ -53,6 +54,7 @@ case "$part" in
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
     # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
     build tma_bw
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw_provenance.txt"
     timeout 500 $NCU --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" \
       --log-file "$OUT/ncu_l2/tma_bw_raw.csv" "$BUILD/tma_bw" > "$OUT/micro_tma_bw_ncu_points.csv"
     echo "--- tma_bw ncu rc=$?"
