@@ -54,6 +54,8 @@ using micro_detail::sector_points;
 using micro_detail::sector_simulate;
 using micro_detail::size_points;
 using micro_detail::size_simulate;
+using micro_detail::slice_spread_points;
+using micro_detail::slice_spread_simulate;
 using micro_detail::spread_points;
 using micro_detail::spread_simulate;
 using micro_detail::stride_points;
@@ -248,6 +250,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_gbps",
        pairs_points,
        pairs_simulate},
+      {"l2_slice_spread",
+       "no timing: l2_slice_map.cu's set launches (one SM reads n lines: k * 2^j for j = 0..16, "
+       "n <= 384 of a 1 GiB buffer, or 384 random lines of one mt19937_64 seeded 20261205), "
+       "each line counted at the slice of the reader's partition it reaches first (a near "
+       "line's home, a far line's near copy under l2.remote_copy's pairing); max_lines = the "
+       "most lines one slice received (the H200's from ncu's max over slices)",
+       {"pattern", "param", "reader_sm", "lines", "far_lines", "mean_lines", "max_lines"},
+       {"pattern", "param", "reader_sm"},
+       "max_lines",
+       slice_spread_points,
+       slice_spread_simulate},
       {"l2_rotate",
        "mem_bw's l2_read thread loop (all SMs x 8 CTAs x 256 threads, LD_GLOBAL int4 as its "
        "SASS) over a 16-64 MiB buffer, 4 GiB per launch (up to --max-bytes) after a warm-up "

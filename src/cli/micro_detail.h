@@ -182,6 +182,8 @@ program::Kernel stream_kernel(const GpuConfig& c, const Stream& st, const std::s
 
 // Full-chip streaming benchmarks (micro_stream.cpp).
 std::vector<MicroRow> pairs_points();
+std::vector<MicroRow> slice_spread_points();
+MicroRow slice_spread_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 MicroRow pairs_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> bw_points();
 MicroRow bw_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);

@@ -277,6 +277,29 @@ TEST(Micro, PairsMergeTheReadsOfATpcsTwoSms) {
   EXPECT_NE(bad.out.find("got 'tpc_d9'"), std::string::npos) << bad.out;
 }
 
+// l2_slice_spread: the IPOLY hash gives every power-of-two stride of 384 lines at most 14 lines
+// in one slice of the reader's partition (8 on average; random sets reach 14-20), and 4 KB
+// granules alternate partitions, so half of any strided set is far. Bad points are named.
+TEST(Micro, SliceSpreadKeepsStridesEven) {
+  const Outcome o = run("micro l2_slice_spread --where pattern=stride --where reader_sm=0");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 17u) << o.out;
+  // columns: pattern, param, reader_sm, lines, far_lines, mean_lines, max_lines
+  for (size_t j = 0; j < 15; ++j) {
+    EXPECT_EQ(r[j][3], "384") << j;
+    EXPECT_EQ(r[j][4], "192") << j;
+    EXPECT_LE(std::stoi(r[j][6]), 14) << j;
+    EXPECT_GE(std::stoi(r[j][6]), 8) << j;
+  }
+  EXPECT_EQ(r[16][3], "128");  // 2^16 lines apart: the 1 GiB buffer holds 128
+  const std::string csv = ::testing::TempDir() + "slices_bad.csv";
+  std::ofstream(csv) << "pattern,param,reader_sm,max_lines\nstride,17,0,5\n";
+  const Outcome bad = run("micro l2_slice_spread --compare " + csv);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("got pattern=stride param=17"), std::string::npos) << bad.out;
+}
+
 // dram_width: the same 32 rows by a TMA box and by single-row loads. Reading every sector of
 // each row takes the loads longer than reading one; unknown points are named.
 TEST(Micro, DramWidthReadsTheSameRowsTwoWays) {
