@@ -165,6 +165,9 @@ struct MemParams {
   bool l2_copy_hit_touches_home = false;   // a read a near copy serves refreshes the home line
   // ... only once an SM of the home line's own partition has read or written it
   bool l2_home_refresh_needs_home_ref = false;
+  // A far read that misses at home fills the home line as well as its near copy (false: only
+  // the copy; the home line is allocated by near readers and by writes).
+  bool l2_far_miss_fills_home = true;
   L2Replacement l2_replacement = L2Replacement::kLru;
   int l2_rrip_levels = 4;        // re-reference prediction values 0 (near) .. levels-1 (distant)
   int l2_rrip_read_insert = 2;   // value a line filled by a read (or its near copy) starts at

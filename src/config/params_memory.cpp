@@ -121,6 +121,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "the home line's own partition has read or written it (a line read only from afar then "
       "keeps one live copy, the near one)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_home_refresh_needs_home_ref; }));
+  s.push_back(bool_param(
+      "l2.far_miss_fills_home",
+      "with l2.remote_copy, a read from the far partition that misses at the home slice fills "
+      "the home line as well as the reader's near copy (false: the data goes from DRAM to the "
+      "near copy alone; near readers and writes still allocate the home line)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_far_miss_fills_home; }));
   s.push_back(enum_param<L2Replacement>(
       "l2.replacement",
       "victim choice within a set: least recently used, or re-reference interval prediction "

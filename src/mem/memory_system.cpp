@@ -36,6 +36,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_copy_tma_writes = config.mem.l2_remote_copy_tma_writes;
   m_copy_hit_touches_home = config.mem.l2_copy_hit_touches_home;
   m_home_ref_only = config.mem.l2_home_refresh_needs_home_ref;
+  m_far_fills_home = config.mem.l2_far_miss_fills_home;
   m_merge_partial_rows = config.mem.l2_coalesce_partial_rows;
   m_copy_probability = config.mem.l2_remote_copy_probability;
   m_clean_first_ways = config.mem.l2_clean_first_ways;
@@ -390,6 +391,32 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   return fill;
 }
 
+// l2.far_miss_fills_home off: a far read looks up its home slice, which serves it if it holds
+// the line; a miss sends the data from DRAM on to the reader's near copy (the caller inserts it)
+// and allocates nothing at home.
+[[gnu::noinline, gnu::cold]] Time MemorySystem::read_past_home(int slice, size_t set, uint64_t line,
+                                                               uint8_t sectors, int nsect,
+                                                               Time arrive) {
+  if (lookup(slice, set, line).found()) {
+    return read_at_slice(slice, set, line, sectors, nsect, arrive);
+  }
+  SliceStats& ss = m_slice_stats[slice];
+  const Time start = reserve_slice(slice, arrive, nsect);
+  m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
+  ss.read_misses += static_cast<uint64_t>(nsect);
+  if (m_bin_ps > 0) {
+    bin(m_l2_miss_bins, start, nsect * m_sector_bytes);
+  }
+  const Time issue = wait_for_mshr(slice, start);
+  const Time back = dram_read(line, fetch_group(sectors), issue);
+  const uint32_t cap = m_mshr_cap;
+  const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
+  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
+  ++m_mshr_count[slice];
+  m_served_way = WayRef{};  // nothing at home for a merged read to re-reference
+  return back;
+}
+
 // Inlined into access(), its only caller: the call saved and restored six registers.
 [[gnu::always_inline]] inline void MemorySystem::look_ahead(const MemRequest& req) {
   const uint64_t stride = req.line - m_prev_line;
@@ -548,7 +575,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       }
     }
   } else {
-    done = read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way) + one_way;
+    done = (copies && !m_far_fills_home
+                ? read_past_home(slice, line_set, req.line, req.sectors, nsect, t + one_way)
+                : read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way)) +
+           one_way;
     if (m_home_ref_only && !far) {
       reused(m_served_way) |= kHomeRef;
     }

@@ -270,6 +270,8 @@ class MemorySystem {
   // leaves the slice.
   // `nsect`: the sectors in `sectors`.
   Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive);
+  Time read_past_home(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect,
+                      Time arrive);
   // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
   Time reserve_slice(int slice, Time arrive, int nsect) {
     const Time start = std::max(arrive, m_slice_free[slice]);
@@ -392,6 +394,7 @@ class MemorySystem {
   bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
   bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
   bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
+  bool m_far_fills_home = true;          // l2.far_miss_fills_home
   bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
   // An entry of the TPC stage: 16 bytes, four to a host cache line (the table is several MB and
   // read at random; a merge there re-references no L2 way, so none is kept).

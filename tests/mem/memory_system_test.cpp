@@ -392,6 +392,31 @@ TEST(MemorySystem, CopyHitsRefreshTheHomeLineWhenAsked) {
   EXPECT_EQ(dram_lines(true, true, true), 11u);
 }
 
+// l2.far_miss_fills_home: line 0 (home slice 0, partition 0) is read from DRAM by far SM 8,
+// then again by SM 8 (its near copy serves it either way), then by near SM 0. Filled at home,
+// SM 0 hits there (one DRAM read); with the switch off only the copy holds the line, so SM 0's
+// read goes to DRAM again (two), and that read fills the home line for the next (still two).
+TEST(MemorySystem, FarMissesCanLeaveTheHomeLineUnfilled) {
+  const auto dram_lines = [](bool fill_home) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0", "l2.partition1_gpcs=240",
+         "l2.remote_copy=true", "l2.hash=modulo", "l2.set_index=linear",
+         std::string("l2.far_miss_fills_home=") + (fill_home ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    EXPECT_EQ(mem.partition_of_sm(8), 1);
+    EXPECT_EQ(mem.partition_of_slice(0), 0);
+    std::vector<uint64_t> after;
+    Time t = 0;
+    for (const uint16_t sm : std::vector<uint16_t>{8, 8, 0, 0}) {
+      mem.access(read(0, sm), t += 1000 * kNs);
+      after.push_back(mem.stats().dram_read_bytes / 128);
+    }
+    return after;
+  };
+  EXPECT_EQ(dram_lines(true), (std::vector<uint64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(dram_lines(false), (std::vector<uint64_t>{1, 1, 2, 2}));
+}
+
 // A set search compares one-byte fingerprints of the tags first and confirms equal ones against
 // the full tag: lines of one set that share their fingerprint (here 0, which is also what the
 // padding after the 10 ways holds) stay distinct, and LRU still picks the victim among them.
