@@ -154,6 +154,7 @@ struct MemParams {
   bool l2_coalesce_partial_rows = true;
   double l2_partial_sector_cycles = 0;
   int l2_tpc_coalescer_entries = 0;  // a per-TPC stage in front of the scope's (0: none)
+  int l2_coalescer_max_sms = 0;      // SMs one in-flight read may serve (0: no limit)
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;

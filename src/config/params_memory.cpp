@@ -101,6 +101,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(direct-mapped; 0: no such stage): the reads of a TPC's two SMs merge there whenever one "
       "finds the other's response in flight",
       [](GpuConfig& c) -> int& { return c.mem.l2_tpc_coalescer_entries; }, 0, 1 << 16));
+  s.push_back(int_param(
+      "l2.coalescer_max_sms", "SMs",
+      "SMs one in-flight read of the l2.coalescer_scope coalescer may serve, its own and those "
+      "whose reads merged into it at either stage (0: no limit); a read that finds its line's "
+      "entry full goes on to the L2 and starts a new one",
+      [](GpuConfig& c) -> int& { return c.mem.l2_coalescer_max_sms; }, 0, 255));
   s.push_back(float_param(
       "l2.partial_sector_cycles", "L2 cycles",
       "extra slice time of a read of one sector covered only in part (tma.split_partial_sectors)",

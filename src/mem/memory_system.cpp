@@ -145,6 +145,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
                            ? config.sm.gpcs
                            : (config.sm.count + 1) / 2;
     m_coalescer_entries = static_cast<size_t>(config.mem.l2_coalescer_entries);
+    m_coalescer_max_sms = config.mem.l2_coalescer_max_sms;
     m_coalescer_div = FastDiv(m_coalescer_entries);
     m_coalescer.resize(static_cast<size_t>(groups) * m_coalescer_entries);
     // l2.tpc_coalescer_entries: a TPC's own stage in front (micro_l2_hot.csv).
@@ -462,6 +463,15 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     if (tpc_slot->line() == req.line && t <= tpc_slot->ready &&
         (req.sectors & ~tpc_slot->sectors()) == 0) {
       ++m_stats.coalescer_merges;
+      if (m_coalescer_max_sms > 0 && !m_coalescer.empty()) {
+        // The partner's SM is one more the GPC stage's response serves.
+        CoalescerEntry& e =
+            m_coalescer[static_cast<size_t>(coalescer_of_sm(req.sm)) * m_coalescer_entries +
+                        m_coalescer_div.mod(mix64(req.line))];
+        if (e.line == req.line && t <= e.ready && e.sms < 255) {
+          ++e.sms;
+        }
+      }
       return tpc_slot->ready;
     }
   }
@@ -472,8 +482,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // its slice (micro_dram_sector.csv: sector 3 asked for while sector 0 is in flight costs a
     // DRAM read of its own on the H200).
     if (merge_slot->line == req.line && t <= merge_slot->ready &&
-        (req.sectors & ~merge_slot->sectors) == 0) {
+        (req.sectors & ~merge_slot->sectors) == 0 &&
+        (m_coalescer_max_sms == 0 || merge_slot->sms < m_coalescer_max_sms)) {
       ++m_stats.coalescer_merges;
+      merge_slot->sms = static_cast<uint8_t>(merge_slot->sms + (merge_slot->sms < 255 ? 1 : 0));
       // The merged read is a second reference to the line in L2 (for the replacement policy).
       const WayRef merged = merge_slot->way;
       if (merged.found() && tag(merged) == req.line) {
@@ -605,8 +617,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // their sectors, and a later read of any of them merges and waits for the later response.
   if (merge_slot) {
     if (req.partial_row && merge_slot->line == req.line && t <= merge_slot->ready) {
-      *merge_slot = CoalescerEntry{req.line, std::max(done, merge_slot->ready), m_served_way,
-                                   static_cast<uint8_t>(merge_slot->sectors | req.sectors)};
+      *merge_slot =
+          CoalescerEntry{req.line, std::max(done, merge_slot->ready), m_served_way,
+                         static_cast<uint8_t>(merge_slot->sectors | req.sectors), merge_slot->sms};
     } else {
       *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
     }

@@ -293,6 +293,7 @@ class MemorySystem {
     Time ready = 0;
     WayRef way;           // the way that served the read: a merged read re-references it
     uint8_t sectors = 0;  // the sectors the in-flight response carries
+    uint8_t sms = 1;      // SMs it serves (l2.coalescer_max_sms)
   };
   // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
@@ -503,6 +504,7 @@ class MemorySystem {
   uint64_t m_hash_odd = 1;               // odd factor of the slice count
   uint64_t m_hash_pow2 = 1;              // the slice count / m_hash_odd
   size_t m_coalescer_entries = 0;        // l2.coalescer_entries
+  int m_coalescer_max_sms = 0;           // l2.coalescer_max_sms (0: no limit)
   FastDiv m_coalescer_div;               // by l2.coalescer_entries
   Time m_pair_spread_ps = 0;             // l2.pair_spread_cycles / 2, one way
   // What an SM-slice pair adds one way, by [sm][slice]: a table, as every request needs two

@@ -214,6 +214,27 @@ TEST(MemorySystem, TpcStageMergesThePairBeforeTheGpcStage) {
   EXPECT_EQ(run(0), std::make_pair(uint64_t{0}, uint64_t{4 * 128}));
 }
 
+// l2.coalescer_max_sms: eight SMs of one GPC (four TPCs) read line 77 while the first read is in
+// flight. Without a cap one read reaches the L2 and serves all eight. With a cap of 4 SMs the
+// entry fills after SMs 0-3 (SM 1 joins through its TPC stage and counts too); SM 4 finds it full,
+// goes to the L2 and starts a new entry that SMs 5-7 join: two reads reach the L2.
+TEST(MemorySystem, CoalescerEntryServesAtMostTheCappedSms) {
+  const auto l2_reads = [](int cap) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"l2.coalescer=true", "l2.coalescer_scope=gpc", "sm.count=8",
+                             "sm.gpcs=1", "sm.tpc_gpcs=", "l2.tpc_coalescer_entries=64",
+                             fmt::format("l2.coalescer_max_sms={}", cap)});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    for (uint16_t sm = 0; sm < 8; ++sm) {
+      mem.access(read(77, sm), sm * kNs);
+    }
+    return std::make_pair(mem.stats().l2_read_bytes / 128, mem.stats().coalescer_merges);
+  };
+  EXPECT_EQ(l2_reads(0), std::make_pair(uint64_t{1}, uint64_t{7}));
+  EXPECT_EQ(l2_reads(4), std::make_pair(uint64_t{2}, uint64_t{6}));
+  EXPECT_EQ(l2_reads(1), std::make_pair(uint64_t{4}, uint64_t{4}));  // TPC pairs only
+}
+
 // The coalescer merges only a read whose sectors the in-flight response carries: SM 1's read of
 // sector 0 of the line SM 0 is reading sector 0 of merges, its read of sector 3 goes on to L2
 // and (single-sector fetches) to DRAM.
