@@ -74,11 +74,6 @@ class MemorySystem {
   MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock);
 
   Time access(const MemRequest& req, Time t);
-  // Back-pressure (noc.model=ports): the earliest time at or after `t` at which SM `sm` may
-  // hand the crossbar another request: its outgoing port has at most noc.queue_bytes queued.
-  // Reads send only a request header out; their responses contend for the incoming port but,
-  // being reserved ahead in time (a DRAM fill's response slot lies in the future), are no
-  // backlog at the SM and do not stall it.
   // The TPC stage's entry of `line` for `sm`: consecutive lines take consecutive entries (a
   // stream walks the table in order, four entries to a host cache line), and the bits above
   // the table's size fold in, so a box's rows a power of two of lines apart spread over it.
@@ -93,6 +88,9 @@ class MemorySystem {
       __builtin_prefetch(&m_tpc_coalescer[tpc_slot_index(line, sm)]);
     }
   }
+  // Back-pressure (noc.model=ports): the earliest time at or after `t` at which SM `sm` may
+  // hand the crossbar another request (its outgoing port holds at most noc.queue_bytes). Reads
+  // send only a header out; their responses, booked ahead on the incoming port, do not stall it.
   Time port_accepts(uint16_t sm, bool write, Time t) const {
     if (m_noc_ports && write) {
       return std::max(t, m_sm_out_free[sm] - m_queue_ps);
@@ -266,12 +264,10 @@ class MemorySystem {
         break;
     }
   }
-  // Serves a read of `line` (in `set`) at `slice` arriving at `arrive`; returns when the data
-  // leaves the slice.
-  // `nsect`: the sectors in `sectors`.
+  // Serves a read of `line` (in `set`, `nsect` sectors in `sectors`) at `slice` arriving at
+  // `arrive`; returns when the data leaves the slice. read_past_home: l2.far_miss_fills_home off.
   Time read_at_slice(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time arrive);
-  Time read_past_home(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect,
-                      Time arrive);
+  Time read_past_home(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time t);
   // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
   Time reserve_slice(int slice, Time arrive, int nsect) {
     const Time start = std::max(arrive, m_slice_free[slice]);
