@@ -5,6 +5,9 @@ out lines.
   python3 validation/l2_slice_map.py            # print both tables
   python3 validation/l2_slice_map.py --write    # also write micro_l2_slice_spread.csv (the
                                                 # set launches, for `asyncsim micro l2_slice_spread`)
+  python3 validation/l2_slice_map.py bits       # the pairs over address bits 1-13
+                                                # (next_batch.sh slicebits): classes and a test
+                                                # of a slice function linear in the bits
 
 Reads validation/data/h200/ncu_l2/l2_slice_map_{set,pair}_{launches,ncu}.csv: what the binary
 printed (kind,set,reader_sm,smid,rep,anchor,lines) and what Nsight Compute printed for the same
@@ -107,10 +110,10 @@ def sets_table(write):
         print(f"wrote {os.path.relpath(path, os.getcwd())}")
 
 
-def pairs_table():
+def pairs_table(kind="pair"):
     same, differ = set(), set()
     lines_seen = []
-    for row, c in paired("pair"):
+    for row, c in paired(kind):
         rep = int(row["rep"])
         anchor = int(row["anchor"])
         tests = [int(x) for x in row["lines"].split(";")]
@@ -145,9 +148,25 @@ def pairs_table():
     print("line,class,class_size")
     for x in lines_seen:
         print(f"{x},{label[root(x)]},{len(classes[root(x)])}")
+    if kind == "pairbits":
+        # Linear in the address bits (XOR of bit columns) <=> lines x and y share a slice
+        # exactly when x ^ y shares line 0's: test it on every pair of one-bit lines.
+        def together(x, y):
+            return root(x) == root(y)
+        ones = [x for x in lines_seen if x and x & (x - 1) == 0]
+        zero_bits = [x.bit_length() - 1 for x in ones if together(x, 0)]
+        bad = [(a, b) for i, a in enumerate(ones) for b in ones[i + 1:]
+               if (a | b) in parent and together(a, b) != together(a | b, 0)]
+        print(f"# address bits (line units) whose flip keeps the slice: {zero_bits}")
+        print(f"# one-bit pairs where 'same slice' and 'x ^ y with line 0' disagree: {len(bad)} of "
+              f"{len(ones) * (len(ones) - 1) // 2}" + (f" (first: {bad[:6]})" if bad else
+                                                        " (consistent with a linear function)"))
 
 
 def main():
+    if "bits" in sys.argv[1:]:
+        pairs_table("pairbits")
+        return
     write = "--write" in sys.argv[1:]
     sets_table(write)
     pairs_table()

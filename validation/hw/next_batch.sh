@@ -7,6 +7,7 @@
 #   bash validation/hw/next_batch.sh membw  $OUT   # mem_bw's read points under ncu (~3 min)
 #   bash validation/hw/next_batch.sh dram   $OUT   # dram_bank: which lines share a bank (~1 min)
 #   bash validation/hw/next_batch.sh tmabw  $OUT   # tma_bw's L2 points under ncu (~3 min)
+#   bash validation/hw/next_batch.sh slicebits $OUT   # same-slice pairs over address bits 1-13 (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -22,8 +23,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|membw|dram|tmabw OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|membw|dram|tmabw OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
@@ -50,6 +51,15 @@ case "$part" in
       echo "--- l2_slice_map $kind rc=$? ($(wc -l < "$OUT/ncu_l2/l2_slice_map_${kind}_launches.csv") lines)"
     done
     ;;
+  slicebits)
+    # Pairs among line 0 and the lines with one or two of address bits 1-13 set (line units).
+    build l2_slice_map
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_slice_map.cu (second version) pair launches with L2MAP_PAIRS=bits under ncu --cache-control none with $SLICE_METRICS, --kernel-name regex:probe" > "$OUT/ncu_l2/l2_slice_map_pairbits_provenance.txt"
+    L2MAP_KIND=pair L2MAP_PAIRS=bits timeout 400 $NCU --kernel-name regex:probe --metrics "$SLICE_METRICS" \
+      --log-file "$OUT/ncu_l2/l2_slice_map_pairbits_ncu.csv" "$BUILD/l2_slice_map" \
+      > "$OUT/ncu_l2/l2_slice_map_pairbits_launches.csv"
+    echo "--- l2_slice_map pairbits rc=$? ($(wc -l < "$OUT/ncu_l2/l2_slice_map_pairbits_launches.csv") lines)"
+    ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
     # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
@@ -69,5 +79,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|membw|dram|tmabw OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|slicebits|membw|dram|tmabw OUT"; exit 2 ;;
 esac

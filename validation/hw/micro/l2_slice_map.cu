@@ -140,9 +140,20 @@ int main(int argc, char** argv) {
   }
   if (do_pairs) {
     std::vector<unsigned long long> lines;
-    for (unsigned long long l = 0; l < (smoke ? 8ull : 64ull); ++l) lines.push_back(l);
-    for (int k = 6; k <= 22 && !smoke; ++k) lines.push_back(1ull << k);
-    for (int k = 6; k <= 21 && !smoke; ++k) lines.push_back(3ull << k);
+    const char* which = getenv("L2MAP_PAIRS");  // "bits": the address-bit set below
+    if (which && std::string(which) == "bits") {
+      // Line 0, every line with one bit b set and every line with two bits a < b set, b <= 13
+      // (all inside one 2 MiB page, so the bits are the physical address's): if the slice
+      // function is linear in the address bits, its null space is line 0's class.
+      lines.push_back(0);
+      for (int b = 1; b <= (smoke ? 3 : 13); ++b) lines.push_back(1ull << b);
+      for (int b = 2; b <= (smoke ? 3 : 13); ++b)
+        for (int a = 1; a < b; ++a) lines.push_back((1ull << a) | (1ull << b));
+    } else {
+      for (unsigned long long l = 0; l < (smoke ? 8ull : 64ull); ++l) lines.push_back(l);
+      for (int k = 6; k <= 22 && !smoke; ++k) lines.push_back(1ull << k);
+      for (int k = 6; k <= 21 && !smoke; ++k) lines.push_back(3ull << k);
+    }
     int set = 0;
     for (size_t a = 0; a < lines.size(); ++a)
       for (size_t b = a + 1; b < lines.size(); b += kTests) {
