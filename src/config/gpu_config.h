@@ -85,6 +85,7 @@ struct TmaParams {
   // After a load's issue, the warp's next mbarrier operation waits this long (the copy is being
   // registered with its mbarrier); 0: no hold.
   int barrier_hold_cycles = 0;
+  int wait_after_issue_cycles = 0;  // a wait after a load starts its issue gap + this later
   int launch_cycles = 0;
   int tensor_setup_cycles = 0;
   double bytes_per_cycle = 0;

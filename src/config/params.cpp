@@ -183,6 +183,11 @@ std::vector<ParamSpec> build_specs() {
       "after a TMA / bulk load's issue, the warp's next mbarrier operation waits this long",
       [](GpuConfig& c) -> int& { return c.tma.barrier_hold_cycles; }, 0, 100000));
   s.push_back(int_param(
+      "tma.wait_after_issue_cycles", "SM cycles",
+      "a wait on an mbarrier or pipeline stage that follows the warp's own TMA / bulk load starts "
+      "no sooner than the load's issue gap plus this (0: only tma.barrier_hold_cycles applies)",
+      [](GpuConfig& c) -> int& { return c.tma.wait_after_issue_cycles; }, 0, 100000));
+  s.push_back(int_param(
       "tma.launch_cycles", "SM cycles",
       "launch latency shared by all TMA operations before request generation",
       [](GpuConfig& c) -> int& { return c.tma.launch_cycles; }, 0, 100000));

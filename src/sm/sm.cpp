@@ -334,6 +334,13 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
     set_category(wg, WgCategory::kWaitMbarrier, t);
     return {Outcome::kHold, wg.mbar_ready};
   }
+  // A wait after the warp's own TMA load starts once that load's issue gap and
+  // tma.wait_after_issue_cycles have passed (micro_tma_loop.csv's steady rows).
+  if (t < wg.wait_ready &&
+      (in.op == Op::kMbWait || in.op == Op::kStageAcquire || in.op == Op::kStageWait)) {
+    set_category(wg, WgCategory::kWaitMbarrier, t);
+    return {Outcome::kHold, wg.wait_ready};
+  }
   if (m_ctx.issue_trace && wg.role == 0 && wg.vars[program::kVarCta] == 0 &&
       wg.vars[program::kVarWg] == 0) {
     m_ctx.issue_trace->push_back({t, in.op});

@@ -64,6 +64,9 @@ Sm::StepResult Sm::execute_memory(Warpgroup& wg, uint32_t w, const Instr& in, Ti
   set_category(wg, WgCategory::kTmaIssue, t);
   const int gap =
       x.tensor ? m_ctx.config.tma.tensor_issue_gap_cycles : m_ctx.config.tma.issue_gap_cycles;
+  if (!x.store && m_ctx.config.tma.wait_after_issue_cycles > 0) {
+    wg.wait_ready = t + m_ctx.sm_clock.cycles(gap + m_ctx.config.tma.wait_after_issue_cycles);
+  }
   return {Outcome::kSleep, t + m_ctx.sm_clock.cycles(gap)};
 }
 

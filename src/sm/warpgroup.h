@@ -72,6 +72,8 @@ struct Warpgroup {
   Time wake_not_before = 0;
   // When its next mbarrier operation may start (tma.barrier_hold_cycles after a load).
   Time mbar_ready = 0;
+  // When its next wait on an mbarrier or stage may start (tma.wait_after_issue_cycles).
+  Time wait_ready = 0;
 };
 
 struct CtaSlot {

@@ -128,7 +128,8 @@ TEST(Micro, VectorAddSecondLaunchFindsTheL2Warm) {
 
 // tma_loop: one thread arming and issuing one copy per mbarrier costs ~172 cycles a copy on the
 // H200 whatever the copy (micro_tma_loop.csv), which the model gets from tma.barrier_hold_cycles;
-// without the hold it is expect_tx + the issue gap (36 + 55 = 91 for bulk copies).
+// without the hold (and tma.wait_after_issue_cycles) it is expect_tx + the issue gap (36 + 55 =
+// 91 for bulk copies).
 TEST(Micro, TmaLoopOneCopyPerMbarrierIsHeld) {
   const std::string cmd = "micro tma_loop --compare " + kData +
                           "micro_tma_loop.csv --where test=issue,steady --where copy=bulk "
@@ -141,7 +142,8 @@ TEST(Micro, TmaLoopOneCopyPerMbarrierIsHeld) {
   for (const auto& f : r) {
     EXPECT_EQ(f[8], "yes") << o.out;
   }
-  const Outcome off = run(cmd + " --set tma.barrier_hold_cycles=0");
+  const Outcome off =
+      run(cmd + " --set tma.barrier_hold_cycles=0 --set tma.wait_after_issue_cycles=0");
   ASSERT_EQ(off.code, 0) << off.out;
   const auto r0 = rows(off.out);
   ASSERT_EQ(r0.size(), 2u) << off.out;

@@ -66,6 +66,21 @@ TEST(Primitives, MbarrierOperationWaitsForTheLoadsHold) {
   }
 }
 
+// tma.wait_after_issue_cycles: a wait after the warp's own TMA load starts no sooner than the
+// load's issue gap (44 on the simple GPU, from its issue at cycle 1) plus this. With 2000 the
+// wait starts at 1 + 44 + 2000 = 2045, finds the phase complete and returns after
+// try_wait_cycles = 42: 2087. With 500 (545) the data, back at 917, is later: 959 as without it.
+TEST(Primitives, WaitAfterALoadWaitsForItsIssue) {
+  const auto map = map2d("T", 2, 64, 2, 64, 1 << 20);
+  for (const auto& [z, cycles] :
+       std::vector<std::pair<int, int64_t>>{{0, 959}, {500, 959}, {2000, 2087}}) {
+    const GpuConfig c = simple_gpu({fmt::format("tma.wait_after_issue_cycles={}", z)});
+    const SimResult r = simulate(one_box_load(map), c);
+    EXPECT_EQ(r.cycles, cycles) << "wait_after_issue " << z;
+    EXPECT_EQ(r.counters.at("sm[0].instructions"), 4) << "wait_after_issue " << z;
+  }
+}
+
 // Generator time of box rows that are not 128-B aligned (micro_tma_align.csv): a load request
 // costs its sectors (1 cycle each on the simple GPU) but at least tma.request_cycles (3 here),
 // and with tma.split_partial_sectors a sector a row covers only in part is a request of its
