@@ -8,6 +8,7 @@
 #   bash validation/hw/next_batch.sh dram   $OUT   # dram_bank: which lines share a bank (~1 min)
 #   bash validation/hw/next_batch.sh tmabw  $OUT   # tma_bw's L2 points under ncu (~3 min)
 #   bash validation/hw/next_batch.sh slicebits $OUT   # same-slice pairs over address bits 1-13 (~1 min)
+#   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~4 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -23,14 +24,15 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|membw|dram|tmabw OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
+CEILING_POINTS="one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"
 
 case "$part" in
   pairs)
@@ -60,6 +62,19 @@ case "$part" in
       > "$OUT/ncu_l2/l2_slice_map_pairbits_launches.csv"
     echo "--- l2_slice_map pairbits rc=$? ($(wc -l < "$OUT/ncu_l2/l2_slice_map_pairbits_launches.csv") lines)"
     ;;
+  ceiling)
+    # What one SM, one TPC and the chip receive from L2 with 1-8 CTAs per SM (l2_pairs' tile
+    # rings; new layouts one, one_tpc, one_tpc_split, even, gpc0): timed, then under ncu.
+    build l2_pairs
+    export L2PAIRS_POINTS="$CEILING_POINTS"
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_pairs.cu (validation/hw/micro.sh's l2_pairs line) with L2PAIRS_POINTS=$CEILING_POINTS (layout:C:S:skew; one = SM 0 alone, one_tpc = SMs 0 and 1 reading the same tiles, one_tpc_split = each its own, even = SMs 2t all reading the same tiles, gpc0 = SM 0's GPC reading the same tiles)" > "$OUT/hdr.txt"
+    timeout 300 "$BUILD/l2_pairs" > "$OUT/pts.csv" 2> "$OUT/l2_pairs_ceiling.err"
+    echo "--- l2_pairs ceiling rc=$?"
+    cat "$OUT/hdr.txt" "$OUT/pts.csv" > "$OUT/micro_l2_ceiling.csv"; rm -f "$OUT/hdr.txt" "$OUT/pts.csv"
+    L2PAIRS_NCU=1 timeout 270 $NCU --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" \
+      --log-file "$OUT/ncu_l2/l2_ceiling_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/l2_ceiling_points.csv"
+    echo "--- l2_pairs ceiling ncu rc=$?"
+    ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
     # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
@@ -79,5 +94,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|slicebits|membw|dram|tmabw OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT"; exit 2 ;;
 esac

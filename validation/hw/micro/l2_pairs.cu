@@ -126,6 +126,20 @@ static int make_groups(const std::string& layout, const std::vector<int>& gpc, s
           group[2 * l[j] + h] = group[2 * l[j + 1] + h] = g;
           ++g;
         }
+  } else if (layout == "one") {  // SM 0 alone: one SM's ceiling without L2 contention
+    group[0] = g++;
+  } else if (layout == "one_tpc") {  // SMs 0 and 1 (TPC 0) reading the same tiles
+    group[0] = group[1] = g++;
+  } else if (layout == "one_tpc_split") {  // SMs 0 and 1, each its own tiles
+    group[0] = g++;
+    group[1] = g++;
+  } else if (layout == "even") {  // one SM of every TPC (2t), all the same tiles
+    for (int i = 0; i < sms; i += 2) group[i] = 0;
+    g = 1;
+  } else if (layout == "gpc0") {  // the SMs of SM 0's GPC, the same tiles
+    for (int i = 0; i < sms; ++i)
+      if (gpc[i] == gpc[0]) group[i] = 0;
+    g = 1;
   } else if (layout == "tpc3") {
     for (auto& [k, l] : tpcs)
       for (int j = 0; j + 2 < (int)l.size(); j += 3) put_tpcs({l[j], l[j + 1], l[j + 2]});
@@ -208,15 +222,33 @@ int main(int argc, char** argv) {
            (double)active / groups, active, copies, moved, med, moved / med / 1e3, moved / best / 1e3);
     fflush(stdout);
   };
-  for (int slots : {8, 1})
-    for (const char* layout : {"sm", "tpc", "tpc_d1", "tpc_d2", "tpc_d3", "tpc_d4", "tpc_xgpc", "sm_d1", "tpc3",
-                               "gpc", "chip"})
-      run(layout, 1, slots, 0);
-  // Two CTAs on each SM: do an SM's own CTAs merge (sm), and how much then with more sharers?
-  for (const char* layout : {"sm", "tpc", "chip"}) run(layout, 2, 3, 0);
-  // Members a few copies apart: how long does a read stay mergeable (an in-flight window)?
-  for (const char* layout : {"tpc", "gpc"})
-    for (int skew : {1, 2, 4, 8}) run(layout, 1, 8, skew);
+  // L2PAIRS_POINTS="layout:C:S:skew;...": those points instead of the default list.
+  if (const char* pts = getenv("L2PAIRS_POINTS")) {
+    std::string all(pts);
+    for (size_t at = 0; at < all.size();) {
+      size_t end = all.find(';', at);
+      if (end == std::string::npos) end = all.size();
+      const std::string pt = all.substr(at, end - at);
+      at = end + 1;
+      char name[32];
+      int c, sl, sk;
+      if (sscanf(pt.c_str(), "%31[^:]:%d:%d:%d", name, &c, &sl, &sk) != 4 || c < 1 || sl < 1 || sl > 64 || sk < 0) {
+        fprintf(stderr, "l2_pairs: bad point '%s' in L2PAIRS_POINTS (layout:C:S:skew)\n", pt.c_str());
+        return 1;
+      }
+      run(name, c, sl, sk);
+    }
+  } else {
+    for (int slots : {8, 1})
+      for (const char* layout : {"sm", "tpc", "tpc_d1", "tpc_d2", "tpc_d3", "tpc_d4", "tpc_xgpc", "sm_d1", "tpc3",
+                                 "gpc", "chip"})
+        run(layout, 1, slots, 0);
+    // Two CTAs on each SM: do an SM's own CTAs merge (sm), and how much then with more sharers?
+    for (const char* layout : {"sm", "tpc", "chip"}) run(layout, 2, 3, 0);
+    // Members a few copies apart: how long does a read stay mergeable (an in-flight window)?
+    for (const char* layout : {"tpc", "gpc"})
+      for (int skew : {1, 2, 4, 8}) run(layout, 1, 8, skew);
+  }
   CK(cudaFree(d_start));
   CK(cudaFree(buf));
   return 0;
