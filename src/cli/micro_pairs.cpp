@@ -14,8 +14,10 @@ namespace asyncsim::cli::micro_detail {
 
 namespace {
 
+// The default points' layouts, then those only L2PAIRS_POINTS asks for (micro_l2_ceiling.csv).
 const char* const kLayouts[] = {"sm",       "tpc",   "tpc_d1", "tpc_d2", "tpc_d3", "tpc_d4",
                                 "tpc_xgpc", "sm_d1", "tpc3",   "gpc",    "chip"};
+const char* const kOtherLayouts[] = {"one", "one_tpc", "one_tpc_split", "even", "gpc0"};
 
 // The GPC of every SM as l2_pairs.cu finds it (union-find over the SMs of cluster launches): the
 // config's sm.tpc_gpcs, except that the side unit's TPCs (sm.dispatch_side_tpcs), which share no
@@ -97,6 +99,23 @@ int make_groups(const std::string& layout, const std::vector<int>& gpc, std::vec
         }
       }
     }
+  } else if (layout == "one") {  // SM 0 alone
+    group[0] = g++;
+  } else if (layout == "one_tpc") {  // SMs 0 and 1 reading the same tiles
+    group[0] = group[1] = g++;
+  } else if (layout == "one_tpc_split") {  // SMs 0 and 1, each its own tiles
+    group[0] = g++;
+    group[1] = g++;
+  } else if (layout == "even") {  // SM 2t of every TPC, all the same tiles
+    for (int i = 0; i < sms; i += 2) {
+      group[i] = 0;
+    }
+    g = 1;
+  } else if (layout == "gpc0") {  // the SMs of SM 0's GPC, the same tiles
+    for (int i = 0; i < sms; ++i) {
+      group[i] = gpc[i] == gpc[0] ? 0 : -1;
+    }
+    g = 1;
   } else if (layout == "tpc3") {
     for (auto& [k, l] : tpcs) {
       for (int j = 0; j + 2 < static_cast<int>(l.size()); j += 3) {
@@ -107,6 +126,9 @@ int make_groups(const std::string& layout, const std::vector<int>& gpc, std::vec
     std::string all;
     for (const char* n : kLayouts) {
       all += std::string(all.empty() ? "" : ", ") + n;
+    }
+    for (const char* n : kOtherLayouts) {
+      all += std::string(", ") + n;
     }
     throw_input_error("micro l2_pairs", "layout: expected one of {}, got '{}'", all, layout);
   }

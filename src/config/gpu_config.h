@@ -142,6 +142,7 @@ struct MemParams {
   int l2_ways = 0;
   SliceHash l2_hash = SliceHash::kXor;
   int l2_partition_granule_bytes = 128;  // contiguous bytes that share one L2 partition
+  int l2_slice_skip_line_bits = 0;       // line-index bits (mask) the slice hash leaves out
   int l2_pair_spread_cycles = 0;         // extra round trip of an SM-slice pair: 0 .. this, by pair
   int l2_hit_cycles = 0;                 // L2 clock cycles, SM to near slice and back, on a hit
   int l2_far_extra_cycles = 0;           // extra L2 cycles when the slice is in the other partition

@@ -33,6 +33,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "partition and the slice hash the slice within it",
       [](GpuConfig& c) -> int& { return c.mem.l2_partition_granule_bytes; }, 1, 1 << 30));
   s.push_back(int_param(
+      "l2.slice_skip_line_bits", "mask",
+      "bits of the line index (bits 0-7) the slice hash leaves out, as a mask: 0 hashes every "
+      "line; 1 maps 256-B granules; 5 puts lines 0, 1, 4, 5 of each 1 KB in one slice and 2, 3, "
+      "6, 7 in another. The set index takes the left-out bits, so sets stay balanced",
+      [](GpuConfig& c) -> int& { return c.mem.l2_slice_skip_line_bits; }, 0, 255));
+  s.push_back(int_param(
       "l2.pair_spread_cycles", "L2 cycles",
       "round-trip latency an SM-slice pair adds to l2.hit_cycles, spread evenly over 0 .. this "
       "by a hash of the pair (the crossbar's distances); 0: every pair alike",

@@ -222,7 +222,7 @@ class HbmSystem {
   int m_pc_groups;        // num_pcs / slots
   int m_group_pow2_bits;  // m_pc_groups = 2^bits * m_group_odd
   int m_group_odd;
-  FastDiv m_odd_div;   // by m_group_odd
+  FastDiv m_odd_div;    // by m_group_odd
   Time m_postpone = 0;  // dram.refresh_postpone_ns
   static constexpr int32_t kMaxPostponedRefreshes = 8;
   FastDiv m_refi_div;  // by tREFI (ps)

@@ -43,7 +43,10 @@ void MemorySystem::build_ipoly_tables() {
   }
   // The partition is the parity of the granule's address bits but its bits 2 and 4 (see
   // slice_of()): of the line's bits under this mask.
-  const uint64_t part_mask = m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << m_granule_shift;
+  // The tables see the slice key (slice_key(): the line less l2.slice_skip_line_bits, all of
+  // them below the partition granule).
+  const uint64_t part_mask =
+      m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << (m_granule_shift - m_slice_skip);
   m_ipoly_table.assign(8 * 256, 0);
   m_odd_residue.assign(8 * 256, 0);
   for (int byte = 0; byte < 8; ++byte) {

@@ -16,6 +16,7 @@ namespace asyncsim {
   // over GF(2), Rau ISCA'91), so power-of-two strides spread over every slice.
   // Both are linear in the line's bytes (see m_ipoly_table): the upper bytes' share from
   // their slot, the low byte's from the tables.
+  line = slice_key(line);  // l2.slice_skip_line_bits
   const uint64_t upper = line >> 8;
   SliceHashSlot& slot = m_slice_hash_slots[upper & (kSliceHashSlots - 1)];
   if (slot.upper != upper) {
@@ -45,6 +46,9 @@ namespace asyncsim {
 
 int MemorySystem::slice_of(uint64_t line) const {
   const auto n = static_cast<uint64_t>(m_num_slices);
+  if (m_hash != SliceHash::kIpoly) {
+    line = slice_key(line);
+  }
   switch (m_hash) {
     case SliceHash::kModulo:
       return static_cast<int>(line % n);

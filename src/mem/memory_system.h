@@ -187,12 +187,17 @@ class MemorySystem {
   uint64_t& tag(WayRef r) { return m_lines[index(r)].tag; }
   Time& fill_time(WayRef r) { return m_lines[index(r)].fill; }
   void build_ipoly_tables();
+  // What the set index is taken from: the slice key's quotient by the slice count, with the
+  // bits the key left out (l2.slice_skip_line_bits) below it.
+  uint64_t slice_quotient(uint64_t line) const {
+    return (m_slice_div.div(slice_key(line)) << m_slice_skip) | m_slice_skip_low[line & 0xFF];
+  }
   size_t set_of(uint64_t line) const {
     switch (m_set_index) {
       case L2SetIndex::kLinear:
-        return m_set_div.mod(m_slice_div.div(line));
+        return m_set_div.mod(slice_quotient(line));
       case L2SetIndex::kXor: {
-        uint64_t q = m_slice_div.div(line);
+        uint64_t q = slice_quotient(line);
         uint64_t set = q;
         while ((q >>= m_set_bits) != 0) {
           set ^= q;
@@ -511,9 +516,17 @@ class MemorySystem {
                         static_cast<size_t>(slice)];
   }
   int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
-  FastDiv m_odd_div;        // by m_hash_odd
-  FastDiv m_slice_div;      // by the slice count
-  FastDiv m_set_div;        // by the sets per slice
+  // l2.slice_skip_line_bits: the slice hash sees the line with those bits left out (its key);
+  // the low byte's kept and left-out bits, packed, by value.
+  int m_slice_skip = 0;  // how many bits are left out
+  std::array<uint8_t, 256> m_slice_key_low{};
+  std::array<uint8_t, 256> m_slice_skip_low{};
+  uint64_t slice_key(uint64_t line) const {
+    return ((line >> 8) << (8 - m_slice_skip)) | m_slice_key_low[line & 0xFF];
+  }
+  FastDiv m_odd_div;                        // by m_hash_odd
+  FastDiv m_slice_div;                      // by the slice count
+  FastDiv m_set_div;                        // by the sets per slice
   std::vector<CoalescerEntry> m_coalescer;  // [coalescer][entry], direct-mapped by line
   WayRef m_served_way;                      // the way that served the last read (home or near copy)
   // Host-side only (no effect on simulated time): a read's DRAM bank state is prefetched as

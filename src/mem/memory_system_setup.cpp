@@ -115,6 +115,26 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
                         m_line_bytes, g);
     }
     m_granule_shift = std::countr_zero(static_cast<unsigned>(g / m_line_bytes));
+    const int skip = config.mem.l2_slice_skip_line_bits;
+    if (m_granule_shift > 0 && skip >= (1 << m_granule_shift)) {
+      throw_input_error("l2.slice_skip_line_bits",
+                        "{:#x} leaves out line bits outside the partition granule "
+                        "(l2.partition_granule_bytes {} = {} lines: bits below {})",
+                        skip, g, g / m_line_bytes, m_granule_shift);
+    }
+    m_slice_skip = std::popcount(static_cast<unsigned>(skip));
+    for (unsigned v = 0; v < 256; ++v) {  // the low byte's kept bits and left-out bits, packed
+      unsigned kept = 0, left = 0, nk = 0, nl = 0;
+      for (unsigned bit = 0; bit < 8; ++bit) {
+        if ((skip >> bit) & 1) {
+          left |= ((v >> bit) & 1) << nl++;
+        } else {
+          kept |= ((v >> bit) & 1) << nk++;
+        }
+      }
+      m_slice_key_low[v] = static_cast<uint8_t>(kept);
+      m_slice_skip_low[v] = static_cast<uint8_t>(left);
+    }
   }
   m_hash = config.mem.l2_hash;
   build_ipoly_tables();  // after m_granule_shift: the tables hold the partition's parity

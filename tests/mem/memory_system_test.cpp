@@ -185,8 +185,9 @@ TEST(MemorySystem, SmPortSerializesAndBackPressures) {
 // tiles: IPOLY spreads both over every slice; Sim-FA's XOR hash does not for 96 slices.
 TEST(MemorySystem, IpolyHashSpreadsPowerOfTwoStrides) {
   for (int stride_lines : {16, 128}) {
-    const GpuConfig ip = load_gpu_config("h200", {"l2.hash=ipoly"});
-    const GpuConfig xr = load_gpu_config("h200", {"l2.hash=xor"});
+    // Per line (no 256-B granules), as the strides are counted in lines.
+    const GpuConfig ip = load_gpu_config("h200", {"l2.hash=ipoly", "l2.slice_skip_line_bits=0"});
+    const GpuConfig xr = load_gpu_config("h200", {"l2.hash=xor", "l2.slice_skip_line_bits=0"});
     MemorySystem a(ip, ClockDomain::from_mhz(1980));
     MemorySystem b(xr, ClockDomain::from_mhz(1980));
     std::set<int> sa;
