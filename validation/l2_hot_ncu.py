@@ -11,6 +11,8 @@ SM clock.
   python3 validation/l2_hot_ncu.py slots      # micro_l2_hot_slots.csv with ncu_l2/l2_hot_slots_raw.csv
   python3 validation/l2_hot_ncu.py pairs      # micro_l2_pairs.csv with ncu_l2/l2_pairs_raw.csv
                                               # (validation/hw/micro/l2_pairs.cu, once measured)
+  python3 validation/l2_hot_ncu.py ceiling    # micro_l2_ceiling.csv with ncu_l2/l2_ceiling_raw.csv
+                                              # (l2_pairs.cu with L2PAIRS_POINTS, next_batch.sh ceiling)
   python3 validation/l2_hot_ncu.py mem_bw     # micro_mem_bw.csv's read points with
                                               # ncu_l2/mem_bw_raw.csv (MEMBW_NCU=1, once measured)
   python3 validation/l2_hot_ncu.py tma_bw     # micro_tma_bw.csv's l2 points with
@@ -34,6 +36,8 @@ DATA = os.path.join(HERE, "data", "h200")
 KEYS = {"l2_hot": ["pitch_bytes", "ctas_per_sm", "slots", "group", "members", "region_bytes"],
         "l2_pairs": ["layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group",
                      "active_sms"],
+        "l2_ceiling": ["layout", "ctas_per_sm", "slots", "skew_copies", "groups", "sms_per_group",
+                       "active_sms"],
         "mem_bw": ["test", "buffer_bytes"],
         "tma_bw": ["copy", "src", "wait", "ctas_per_sm", "bytes_per_copy", "slots"]}
 # Points of the micro's CSV that launch no profiled kernel (mem_bw's copy runs copy_kernel; ncu
@@ -45,8 +49,8 @@ PER_POINT = {"tma_bw": 6}
 
 def main():
     arg = sys.argv[1] if len(sys.argv) > 1 else ""
-    if arg in ("pairs", "mem_bw", "tma_bw"):
-        name, tag = ("l2_pairs" if arg == "pairs" else arg), ""
+    if arg in ("pairs", "mem_bw", "tma_bw", "ceiling"):
+        name, tag = {"pairs": "l2_pairs", "ceiling": "l2_ceiling"}.get(arg, arg), ""
     else:
         name, tag = "l2_hot", "_" + arg if arg else ""
     raw = os.path.join(DATA, "ncu_l2", f"{name}{tag}_raw.csv")

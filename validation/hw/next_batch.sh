@@ -32,7 +32,7 @@ SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_te
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
-CEILING_POINTS="one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"
+CEILING_POINTS="one:1:1:0;one_tpc:1:1:0;one_tpc_split:1:1:0;one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"
 
 case "$part" in
   pairs)
