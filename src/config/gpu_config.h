@@ -157,6 +157,7 @@ struct MemParams {
   double l2_partial_sector_cycles = 0;
   int l2_tpc_coalescer_entries = 0;  // a per-TPC stage in front of the scope's (0: none)
   int l2_coalescer_max_sms = 0;      // SMs one in-flight read may serve (0: no limit)
+  bool l2_coalesce_same_sm = true;   // reads merge into the same SM's in-flight reads
   CoalescerScope l2_coalescer_scope = CoalescerScope::kTpc;
   bool l2_remote_copy = true;  // far-partition reads leave a copy in the near partition
   double l2_remote_copy_probability = 1.0;

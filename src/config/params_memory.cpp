@@ -113,6 +113,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "whose reads merged into it at either stage (0: no limit); a read that finds its line's "
       "entry full goes on to the L2 and starts a new one",
       [](GpuConfig& c) -> int& { return c.mem.l2_coalescer_max_sms; }, 0, 255));
+  s.push_back(bool_param(
+      "l2.coalesce_same_sm",
+      "a read may merge into an in-flight read of the same SM (another CTA's) at the coalescer "
+      "stages; false: only reads of other SMs merge there, and the SM's second read goes on to "
+      "its slice, where it takes the slice's time and waits for the line like any hit",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_coalesce_same_sm; }));
   s.push_back(float_param(
       "l2.partial_sector_cycles", "L2 cycles",
       "extra slice time of a read of one sector covered only in part (tma.split_partial_sectors)",

@@ -288,10 +288,15 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // whenever one finds the other's response in flight; a read that passes it goes on to the
   // l2.coalescer_scope stage and is recorded in both.
   TpcEntry* tpc_slot = nullptr;
+  // l2.coalesce_same_sm off: a read finding its own SM's read in flight (another CTA's) passes
+  // the stages and goes on to its slice; the entries keep serving the other SMs.
+  bool keep_tpc = false;
+  bool keep_gpc = false;
   if (!req.write && !m_tpc_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
     tpc_slot = &m_tpc_coalescer[tpc_slot_index(req.line, req.sm)];
     if (tpc_slot->line() == req.line && t <= tpc_slot->ready &&
-        (req.sectors & ~tpc_slot->sectors()) == 0) {
+        (req.sectors & ~tpc_slot->sectors()) == 0 &&
+        !(keep_tpc = !m_same_sm_merges && tpc_slot->from(req.sm))) {
       ++m_stats.coalescer_merges;
       if (m_coalescer_max_sms > 0 && !m_coalescer.empty()) {
         // The partner's SM is one more the GPC stage's response serves.
@@ -313,7 +318,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // DRAM read of its own on the H200).
     if (merge_slot->line == req.line && t <= merge_slot->ready &&
         (req.sectors & ~merge_slot->sectors) == 0 &&
-        (m_coalescer_max_sms == 0 || merge_slot->sms < m_coalescer_max_sms)) {
+        (m_coalescer_max_sms == 0 || merge_slot->sms < m_coalescer_max_sms) &&
+        !(keep_gpc = !m_same_sm_merges && merge_slot->sm == req.sm)) {
       ++m_stats.coalescer_merges;
       merge_slot->sms = static_cast<uint8_t>(merge_slot->sms + (merge_slot->sms < 255 ? 1 : 0));
       // The merged read is a second reference to the line in L2 (for the replacement policy).
@@ -323,7 +329,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
         rrpv(merged) = std::min(rrpv(merged), m_hit_level);
       }
       if (tpc_slot) {
-        *tpc_slot = TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors);
+        *tpc_slot = TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors, req.sm);
       }
       return merge_slot->ready;
     }
@@ -445,21 +451,22 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // A row's pieces of one line are separate reads (tma.split_partial_sectors; they reach the
   // coalescer only with l2.coalesce_partial_rows): an entry still in flight for the line gathers
   // their sectors, and a later read of any of them merges and waits for the later response.
-  if (merge_slot) {
+  if (merge_slot && !keep_gpc) {
     if (req.partial_row && merge_slot->line == req.line && t <= merge_slot->ready) {
       *merge_slot =
-          CoalescerEntry{req.line, std::max(done, merge_slot->ready), m_served_way,
-                         static_cast<uint8_t>(merge_slot->sectors | req.sectors), merge_slot->sms};
+          CoalescerEntry{req.line,        std::max(done, merge_slot->ready),
+                         m_served_way,    static_cast<uint8_t>(merge_slot->sectors | req.sectors),
+                         merge_slot->sms, merge_slot->sm};
     } else {
-      *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors};
+      *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors, 1, req.sm};
     }
   }
-  if (tpc_slot) {
+  if (tpc_slot && !keep_tpc) {
     if (req.partial_row && tpc_slot->line() == req.line && t <= tpc_slot->ready) {
       *tpc_slot = TpcEntry(req.line, std::max(done, tpc_slot->ready),
-                           static_cast<uint8_t>(tpc_slot->sectors() | req.sectors));
+                           static_cast<uint8_t>(tpc_slot->sectors() | req.sectors), req.sm);
     } else {
-      *tpc_slot = TpcEntry(req.line, done, req.sectors);
+      *tpc_slot = TpcEntry(req.line, done, req.sectors, req.sm);
     }
   }
   return done;

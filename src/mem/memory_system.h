@@ -292,9 +292,10 @@ class MemorySystem {
   struct CoalescerEntry {
     uint64_t line = UINT64_MAX;
     Time ready = 0;
-    WayRef way;           // the way that served the read: a merged read re-references it
-    uint8_t sectors = 0;  // the sectors the in-flight response carries
-    uint8_t sms = 1;      // SMs it serves (l2.coalescer_max_sms)
+    WayRef way;                // the way that served the read: a merged read re-references it
+    uint8_t sectors = 0;       // the sectors the in-flight response carries
+    uint8_t sms = 1;           // SMs it serves (l2.coalescer_max_sms)
+    uint16_t sm = UINT16_MAX;  // the SM whose read went to the L2
   };
   // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
@@ -402,11 +403,14 @@ class MemorySystem {
   // read at random; a merge there re-references no L2 way, so none is kept).
   struct TpcEntry {
     TpcEntry() = default;
-    TpcEntry(uint64_t line, Time t, uint8_t sectors)
-        : tagged(line | static_cast<uint64_t>(sectors) << 56), ready(t) {}
+    TpcEntry(uint64_t line, Time t, uint8_t sectors, uint16_t sm)
+        : tagged(line | static_cast<uint64_t>(sectors) << 56 | static_cast<uint64_t>(sm & 1) << 60),
+          ready(t) {}
     uint64_t line() const { return tagged & ((uint64_t{1} << 56) - 1); }
-    uint8_t sectors() const { return static_cast<uint8_t>(tagged >> 56); }
-    uint64_t tagged = UINT64_MAX >> 8;  // line (bits 0-55) | sectors << 56; no line at first
+    uint8_t sectors() const { return static_cast<uint8_t>((tagged >> 56) & 0xF); }
+    bool from(uint16_t sm) const { return ((tagged >> 60) & 1) == (sm & 1U); }  // that SM's read
+    // line (bits 0-55) | sectors << 56 | which SM of the TPC << 60; no line at first
+    uint64_t tagged = UINT64_MAX >> 8;
     Time ready = 0;
   };
   std::vector<TpcEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
@@ -506,6 +510,7 @@ class MemorySystem {
   uint64_t m_hash_pow2 = 1;              // the slice count / m_hash_odd
   size_t m_coalescer_entries = 0;        // l2.coalescer_entries
   int m_coalescer_max_sms = 0;           // l2.coalescer_max_sms (0: no limit)
+  bool m_same_sm_merges = true;          // l2.coalesce_same_sm
   FastDiv m_coalescer_div;               // by l2.coalescer_entries
   Time m_pair_spread_ps = 0;             // l2.pair_spread_cycles / 2, one way
   // What an SM-slice pair adds one way, by [sm][slice]: a table, as every request needs two

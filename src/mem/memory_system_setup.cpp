@@ -39,6 +39,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_home_ref_only = config.mem.l2_home_refresh_needs_home_ref;
   m_far_fills_home = config.mem.l2_far_miss_fills_home;
   m_merge_partial_rows = config.mem.l2_coalesce_partial_rows;
+  m_same_sm_merges = config.mem.l2_coalesce_same_sm;
   m_copy_probability = config.mem.l2_remote_copy_probability;
   m_clean_first_ways = config.mem.l2_clean_first_ways;
   m_mshr_cap = static_cast<uint32_t>(config.mem.l2_mshrs_per_slice);

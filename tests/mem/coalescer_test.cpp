@@ -69,6 +69,34 @@ TEST(MemorySystem, CoalescerEntryServesAtMostTheCappedSms) {
   EXPECT_EQ(l2_reads(1), std::make_pair(uint64_t{4}, uint64_t{4}));  // TPC pairs only
 }
 
+// l2.coalesce_same_sm: SM 0 reads line 77 (a miss) and, 5 ns later, again (another CTA of the
+// SM). Merging the same SM's reads, the second takes the first's response. Without, it goes on
+// to the slice, where it finds the line's fill in flight (no second DRAM read) and waits for it:
+// the same response time on this latency-only crossbar, but a second L2 read (the slice's time);
+// SM 1, the TPC partner, still merges into SM 0's first read, which both stages keep.
+TEST(MemorySystem, SameSmReadsGoToTheSliceUnlessAllowedToMerge) {
+  for (const bool same : {true, false}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"l2.coalescer=true", "l2.coalescer_scope=gpc", "sm.count=4", "sm.gpcs=1", "sm.tpc_gpcs=",
+         "l2.tpc_coalescer_entries=64", fmt::format("l2.coalesce_same_sm={}", same)});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    const Time first = mem.access(read(77, 0), 0);
+    const Time second = mem.access(read(77, 0), 5 * kNs);
+    const Time partner = mem.access(read(77, 1), 6 * kNs);
+    EXPECT_EQ(partner, first) << same;
+    EXPECT_EQ(mem.stats().dram_read_bytes, 128u) << same;
+    if (same) {
+      EXPECT_EQ(second, first);
+      EXPECT_EQ(mem.stats().coalescer_merges, 2u);
+      EXPECT_EQ(mem.stats().l2_read_bytes, 128u);
+    } else {
+      EXPECT_EQ(second, first);
+      EXPECT_EQ(mem.stats().coalescer_merges, 1u);
+      EXPECT_EQ(mem.stats().l2_read_bytes, 256u);
+    }
+  }
+}
+
 // The coalescer merges only a read whose sectors the in-flight response carries: SM 1's read of
 // sector 0 of the line SM 0 is reading sector 0 of merges, its read of sector 3 goes on to L2
 // and (single-sector fetches) to DRAM.
