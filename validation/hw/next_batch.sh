@@ -8,7 +8,8 @@
 #   bash validation/hw/next_batch.sh dram   $OUT   # dram_bank: which lines share a bank (~1 min)
 #   bash validation/hw/next_batch.sh tmabw  $OUT   # tma_bw's L2 points under ncu (~3 min)
 #   bash validation/hw/next_batch.sh slicebits $OUT   # same-slice pairs over address bits 1-13 (~1 min)
-#   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~4 min)
+#   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~1 min)
+#     (CEILING_POINTS="layout:C:S:skew;..." CEIL_NAME=NAME: other points, into micro_NAME.csv)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -32,7 +33,8 @@ SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_te
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
-CEILING_POINTS="one:1:1:0;one_tpc:1:1:0;one_tpc_split:1:1:0;one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"
+CEILING_POINTS=${CEILING_POINTS:-"one:1:1:0;one_tpc:1:1:0;one_tpc_split:1:1:0;one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"}
+CEIL_NAME=${CEIL_NAME:-l2_ceiling}
 
 case "$part" in
   pairs)
@@ -70,9 +72,9 @@ case "$part" in
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_pairs.cu (validation/hw/micro.sh's l2_pairs line) with L2PAIRS_POINTS=$CEILING_POINTS (layout:C:S:skew; one = SM 0 alone, one_tpc = SMs 0 and 1 reading the same tiles, one_tpc_split = each its own, even = SMs 2t all reading the same tiles, gpc0 = SM 0's GPC reading the same tiles)" > "$OUT/hdr.txt"
     timeout 300 "$BUILD/l2_pairs" > "$OUT/pts.csv" 2> "$OUT/l2_pairs_ceiling.err"
     echo "--- l2_pairs ceiling rc=$?"
-    cat "$OUT/hdr.txt" "$OUT/pts.csv" > "$OUT/micro_l2_ceiling.csv"; rm -f "$OUT/hdr.txt" "$OUT/pts.csv"
+    cat "$OUT/hdr.txt" "$OUT/pts.csv" > "$OUT/micro_$CEIL_NAME.csv"; rm -f "$OUT/hdr.txt" "$OUT/pts.csv"
     L2PAIRS_NCU=1 timeout 270 $NCU --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" \
-      --log-file "$OUT/ncu_l2/l2_ceiling_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/l2_ceiling_points.csv"
+      --log-file "$OUT/ncu_l2/${CEIL_NAME}_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/${CEIL_NAME}_points.csv"
     echo "--- l2_pairs ceiling ncu rc=$?"
     ;;
   tmabw)
