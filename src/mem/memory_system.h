@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "config/gpu_config.h"
+#include "mem/coalescer_entry.h"
 #include "mem/hbm.h"
 #include "mem/mem_bits.h"
 #include "util/fast_div.h"
@@ -159,11 +160,7 @@ class MemorySystem {
   // and fill times, read only at the way found, live in arrays of their own. A streaming run
   // misses in the host's caches on nearly every set: it waits for two prefetched lines per
   // set instead of the eight its 20 tags and 20 24-byte way records took.
-  struct WayRef {
-    uint32_t row = 0;         // slice * sets + set
-    uint32_t w = UINT32_MAX;  // way in the set; UINT32_MAX: none (a lookup that missed)
-    bool found() const { return w != UINT32_MAX; }
-  };
+  using WayRef = L2WayRef;
   uint32_t row_of(int slice, size_t set) const {
     return static_cast<uint32_t>(static_cast<size_t>(slice) * static_cast<size_t>(m_sets) + set);
   }
@@ -289,14 +286,7 @@ class MemorySystem {
   // of the line there (its set has not changed since).
   void insert_copy(int proxy, uint64_t line, uint8_t sectors, Time now, Time ready, bool reused,
                    WayRef slot);
-  struct CoalescerEntry {
-    uint64_t line = UINT64_MAX;
-    Time ready = 0;
-    WayRef way;                // the way that served the read: a merged read re-references it
-    uint8_t sectors = 0;       // the sectors the in-flight response carries
-    uint8_t sms = 1;           // SMs it serves (l2.coalescer_max_sms)
-    uint16_t sm = UINT16_MAX;  // the SM whose read went to the L2
-  };
+  using CoalescerEntry = L2CoalescerEntry;
   // Makes room for `line` in the set `row` (writing back a dirty victim at t) and returns its
   // empty way; under RRIP the new line starts at prediction `insert`.
   WayRef allocate(uint32_t row, uint64_t line, Time t, uint8_t insert);
@@ -392,27 +382,14 @@ class MemorySystem {
   bool m_rrip = false;
   // l2.* flags and counts the request path reads, here rather than behind m_config: each read
   // there is a pointer load, and the compiler reloads it after every store it cannot rule out.
-  bool m_remote_copy = false;            // l2.remote_copy
-  bool m_copy_writes = false;            // l2.remote_copy_writes
-  bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
-  bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
-  bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
-  bool m_far_fills_home = true;          // l2.far_miss_fills_home
-  bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
-  // An entry of the TPC stage: 16 bytes, four to a host cache line (the table is several MB and
-  // read at random; a merge there re-references no L2 way, so none is kept).
-  struct TpcEntry {
-    TpcEntry() = default;
-    TpcEntry(uint64_t line, Time t, uint8_t sectors, uint16_t sm)
-        : tagged(line | static_cast<uint64_t>(sectors) << 56 | static_cast<uint64_t>(sm & 1) << 60),
-          ready(t) {}
-    uint64_t line() const { return tagged & ((uint64_t{1} << 56) - 1); }
-    uint8_t sectors() const { return static_cast<uint8_t>((tagged >> 56) & 0xF); }
-    bool from(uint16_t sm) const { return ((tagged >> 60) & 1) == (sm & 1U); }  // that SM's read
-    // line (bits 0-55) | sectors << 56 | which SM of the TPC << 60; no line at first
-    uint64_t tagged = UINT64_MAX >> 8;
-    Time ready = 0;
-  };
+  bool m_remote_copy = false;             // l2.remote_copy
+  bool m_copy_writes = false;             // l2.remote_copy_writes
+  bool m_copy_tma_writes = false;         // l2.remote_copy_tma_writes
+  bool m_copy_hit_touches_home = false;   // l2.copy_hit_touches_home
+  bool m_home_ref_only = false;           // l2.home_refresh_needs_home_ref
+  bool m_far_fills_home = true;           // l2.far_miss_fills_home
+  bool m_merge_partial_rows = true;       // l2.coalesce_partial_rows
+  using TpcEntry = L2TpcEntry;            // the TPC stage's (coalescer_entry.h)
   std::vector<TpcEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
   size_t m_tpc_entries = 0;
   FastDiv m_tpc_div;
