@@ -46,15 +46,13 @@ namespace asyncsim {
 
 int MemorySystem::slice_of(uint64_t line) const {
   const auto n = static_cast<uint64_t>(m_num_slices);
-  if (m_hash != SliceHash::kIpoly) {
-    line = slice_key(line);
-  }
+  const uint64_t key = slice_key(line);  // l2.slice_skip_line_bits
   switch (m_hash) {
     case SliceHash::kModulo:
-      return static_cast<int>(line % n);
+      return static_cast<int>(key % n);
     case SliceHash::kXor:
-      return static_cast<int>((line ^ (line >> 5)) % n);
-    case SliceHash::kIpoly:
+      return static_cast<int>((key ^ (key >> 5)) % n);
+    case SliceHash::kIpoly:  // ipoly_slice() makes the key itself
       return ipoly_slice(line);
   }
   return 0;
@@ -294,9 +292,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   bool keep_gpc = false;
   if (!req.write && !m_tpc_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
     tpc_slot = &m_tpc_coalescer[tpc_slot_index(req.line, req.sm)];
-    if (tpc_slot->line() == req.line && t <= tpc_slot->ready &&
-        (req.sectors & ~tpc_slot->sectors()) == 0 &&
-        !(keep_tpc = !m_same_sm_merges && tpc_slot->from(req.sm))) {
+    const bool in_flight = tpc_slot->line() == req.line && t <= tpc_slot->ready &&
+                           (req.sectors & ~tpc_slot->sectors()) == 0;
+    keep_tpc = in_flight && !m_same_sm_merges && tpc_slot->from(req.sm);
+    if (in_flight && !keep_tpc) {
       ++m_stats.coalescer_merges;
       if (m_coalescer_max_sms > 0 && !m_coalescer.empty()) {
         // The partner's SM is one more the GPC stage's response serves.
@@ -316,10 +315,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // Only a read the in-flight response covers merges: another sector of the line goes on to
     // its slice (micro_dram_sector.csv: sector 3 asked for while sector 0 is in flight costs a
     // DRAM read of its own on the H200).
-    if (merge_slot->line == req.line && t <= merge_slot->ready &&
-        (req.sectors & ~merge_slot->sectors) == 0 &&
-        (m_coalescer_max_sms == 0 || merge_slot->sms < m_coalescer_max_sms) &&
-        !(keep_gpc = !m_same_sm_merges && merge_slot->sm == req.sm)) {
+    const bool in_flight = merge_slot->line == req.line && t <= merge_slot->ready &&
+                           (req.sectors & ~merge_slot->sectors) == 0;
+    keep_gpc = in_flight && !m_same_sm_merges && merge_slot->sm == req.sm;
+    if (in_flight && !keep_gpc &&
+        (m_coalescer_max_sms == 0 || merge_slot->sms < m_coalescer_max_sms)) {
       ++m_stats.coalescer_merges;
       merge_slot->sms = static_cast<uint8_t>(merge_slot->sms + (merge_slot->sms < 255 ? 1 : 0));
       // The merged read is a second reference to the line in L2 (for the replacement policy).

@@ -76,24 +76,19 @@ TEST(MemorySystem, CoalescerEntryServesAtMostTheCappedSms) {
 // SM 1, the TPC partner, still merges into SM 0's first read, which both stages keep.
 TEST(MemorySystem, SameSmReadsGoToTheSliceUnlessAllowedToMerge) {
   for (const bool same : {true, false}) {
-    const GpuConfig cfg = testing::simple_gpu(
-        {"l2.coalescer=true", "l2.coalescer_scope=gpc", "sm.count=4", "sm.gpcs=1", "sm.tpc_gpcs=",
-         "l2.tpc_coalescer_entries=64", fmt::format("l2.coalesce_same_sm={}", same)});
+    const GpuConfig cfg =
+        testing::simple_gpu({"l2.coalescer=true", "l2.coalescer_scope=gpc", "sm.count=4",
+                             "sm.gpcs=1", "sm.tpc_gpcs=", "l2.tpc_coalescer_entries=64",
+                             fmt::format("l2.coalesce_same_sm={}", same)});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
     const Time first = mem.access(read(77, 0), 0);
     const Time second = mem.access(read(77, 0), 5 * kNs);
     const Time partner = mem.access(read(77, 1), 6 * kNs);
+    EXPECT_EQ(second, first) << same;
     EXPECT_EQ(partner, first) << same;
     EXPECT_EQ(mem.stats().dram_read_bytes, 128u) << same;
-    if (same) {
-      EXPECT_EQ(second, first);
-      EXPECT_EQ(mem.stats().coalescer_merges, 2u);
-      EXPECT_EQ(mem.stats().l2_read_bytes, 128u);
-    } else {
-      EXPECT_EQ(second, first);
-      EXPECT_EQ(mem.stats().coalescer_merges, 1u);
-      EXPECT_EQ(mem.stats().l2_read_bytes, 256u);
-    }
+    EXPECT_EQ(mem.stats().coalescer_merges, same ? 2u : 1u);
+    EXPECT_EQ(mem.stats().l2_read_bytes, same ? 128u : 256u);
   }
 }
 
