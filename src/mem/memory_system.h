@@ -382,15 +382,16 @@ class MemorySystem {
   bool m_rrip = false;
   // l2.* flags and counts the request path reads, here rather than behind m_config: each read
   // there is a pointer load, and the compiler reloads it after every store it cannot rule out.
-  bool m_remote_copy = false;             // l2.remote_copy
-  bool m_copy_writes = false;             // l2.remote_copy_writes
-  bool m_copy_tma_writes = false;         // l2.remote_copy_tma_writes
-  bool m_copy_hit_touches_home = false;   // l2.copy_hit_touches_home
-  bool m_home_ref_only = false;           // l2.home_refresh_needs_home_ref
-  bool m_far_fills_home = true;           // l2.far_miss_fills_home
-  bool m_merge_partial_rows = true;       // l2.coalesce_partial_rows
-  using TpcEntry = L2TpcEntry;            // the TPC stage's (coalescer_entry.h)
-  std::vector<TpcEntry> m_tpc_coalescer;  // per TPC, l2.tpc_coalescer_entries each
+  bool m_remote_copy = false;            // l2.remote_copy
+  bool m_copy_writes = false;            // l2.remote_copy_writes
+  bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
+  bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
+  bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
+  bool m_far_fills_home = true;          // l2.far_miss_fills_home
+  bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
+  using TpcEntry = L2TpcEntry;           // the TPC stage's (coalescer_entry.h)
+  // Per TPC, l2.tpc_coalescer_entries each: 2 MB on the H200, read at random, so on huge pages.
+  std::vector<TpcEntry, HugePageAllocator<TpcEntry>> m_tpc_coalescer;
   size_t m_tpc_entries = 0;
   FastDiv m_tpc_div;
   double m_copy_probability = 1.0;  // l2.remote_copy_probability
