@@ -62,6 +62,74 @@ std::string human_bytes(double b) {
   return fmt::format("{:.2f} {}", b, units[u]);
 }
 
+// A counter of the result (0 when the run did not produce it).
+double counter(const SimResult& r, const std::string& key) {
+  const auto it = r.counters.find(key);
+  return it == r.counters.end() ? 0.0 : it->second;
+}
+
+// l2.slice[i].<field> summed over the slices.
+double slice_sum(const SimResult& r, const std::string& field) {
+  double sum = 0;
+  const std::string pre = "l2.slice[";
+  const std::string suf = "]." + field;
+  for (auto it = r.counters.lower_bound(pre); it != r.counters.end(); ++it) {
+    const std::string& key = it->first;
+    if (key.rfind(pre, 0) != 0) {
+      break;
+    }
+    if (key.size() > suf.size() && key.compare(key.size() - suf.size(), suf.size(), suf) == 0) {
+      sum += it->second;
+    }
+  }
+  return sum;
+}
+
+double percent(double part, double whole) {
+  return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+// Counts in millions past 10^5, as they are below.
+std::string count(double n) {
+  return n >= 1e5 ? fmt::format("{:.2f} M", n * 1e-6) : fmt::format("{:.0f}", n);
+}
+
+// What the L2's reads met (docs/memory.md, Stats): the request coalescer, the near copies, hits
+// and misses by sector, fills in flight and MSHRs, the far partition.
+void print_l2_breakdown(const SimResult& r) {
+  const double reads = counter(r, "mem.read_requests");
+  const double merged = counter(r, "mem.coalescer_merges");
+  const double reached = counter(r, "mem.requests") - merged;  // reads and writes at a slice
+  const double hits = slice_sum(r, "read_hits");
+  const double misses = slice_sum(r, "read_misses");
+  if (reads > 0) {
+    std::printf(
+        "    read requests      %s: %.1f %% merged in the request coalescer, %.1f %% "
+        "served by a near copy\n",
+        count(reads).c_str(), percent(merged, reads), percent(slice_sum(r, "copy_hits"), reads));
+    std::printf(
+        "    read sectors       %.1f %% hit, %.1f %% missed to DRAM; line reads waiting "
+        "on a fill in flight %s, on an MSHR %s\n",
+        percent(hits, hits + misses), percent(misses, hits + misses),
+        count(slice_sum(r, "mshr_merges")).c_str(), count(slice_sum(r, "mshr_stalls")).c_str());
+  }
+  if (reached > 0) {
+    std::printf("    far partition      %.1f %% of the requests that reached a slice\n",
+                percent(slice_sum(r, "far_accesses"), reached));
+  }
+}
+
+// The DRAM's row buffers (dram.model=hbm only).
+void print_dram_rows(const SimResult& r) {
+  const double row_hits = counter(r, "dram.row_hits");
+  const double row_opens = counter(r, "dram.row_misses") + counter(r, "dram.row_conflicts");
+  if (row_hits + row_opens > 0) {
+    std::printf("    row buffers        %.1f %% of accesses hit an open row, %s activates\n",
+                percent(row_hits, row_hits + row_opens),
+                count(counter(r, "dram.activates")).c_str());
+  }
+}
+
 void print_summary(const SimResult& r, const GpuConfig& c, const std::string& title,
                    double host_seconds) {
   std::printf("asyncsim %s on %s (SM clock %.0f MHz)\n", title.c_str(), c.name.c_str(),
@@ -81,6 +149,7 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
               human_bytes(static_cast<double>(r.dram_read_bytes)).c_str(),
               human_bytes(static_cast<double>(r.dram_write_bytes)).c_str(),
               100 * r.dram_utilization, c.mem.dram_bandwidth_gbs);
+  print_dram_rows(r);
   // DRAM traffic by tensor (the kernel's tensor maps; "other": bulk copies outside them).
   for (const auto& [key, value] : r.counters) {
     const std::string pre = "dram.tensor[";
@@ -99,6 +168,7 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
   std::printf("  L2                   read %s, write %s\n",
               human_bytes(static_cast<double>(r.l2_read_bytes)).c_str(),
               human_bytes(static_cast<double>(r.l2_write_bytes)).c_str());
+  print_l2_breakdown(r);
   std::printf("\nwhere each role's warpgroup-cycles went (summed over its warpgroups):\n");
   for (const auto& [role, cats] : r.stall_cycles) {
     int64_t total = 0;

@@ -276,6 +276,7 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 
 Time MemorySystem::access(const MemRequest& req, Time t) {
   ++m_stats.requests;
+  m_stats.read_requests += req.write ? 0 : 1;
   ++m_stats.responses;
   const int nsect = sector_count(req.sectors);
   const int bytes = nsect * m_sector_bytes;

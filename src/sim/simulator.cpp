@@ -43,7 +43,9 @@ class Run {
         m_memory(memory),
         m_ctx{c, k, m_queue, m_memory, m_clock, tl},
         m_begin(begin),
-        m_mem_before(memory.stats()) {
+        m_mem_before(memory.stats()),
+        m_slices_before(memory.slice_stats()),
+        m_hbm_before(memory.hbm() ? memory.hbm()->stats() : HbmSystem::Stats{}) {
     m_ctx.issue_trace = trace;
     // DRAM traffic by tensor: each tensor map's address range.
     std::vector<MemorySystem::Region> regions;
@@ -88,7 +90,11 @@ class Run {
   SimContext m_ctx;
   Time m_begin = 0;
   Time m_end = 0;
+  // The counters as this kernel found them: its own share is what they gained (a sequence's
+  // memory system counts on from kernel to kernel).
   MemStats m_mem_before;
+  std::vector<SliceStats> m_slices_before;
+  HbmSystem::Stats m_hbm_before;
   std::vector<std::unique_ptr<Sm>> m_sms;
   int64_t m_next_cta = 0;
   int64_t m_done_ctas = 0;
@@ -435,6 +441,7 @@ SimResult Run::collect(Time end) const {
   ms.l2_read_bytes -= b.l2_read_bytes;
   ms.l2_write_bytes -= b.l2_write_bytes;
   ms.requests -= b.requests;
+  ms.read_requests -= b.read_requests;
   ms.responses -= b.responses;
   ms.coalescer_merges -= b.coalescer_merges;
   ms.partial_sector_reads -= b.partial_sector_reads;
@@ -452,20 +459,26 @@ SimResult Run::collect(Time end) const {
                                          (seconds * m_config.mem.dram_bandwidth_gbs * 1e9)
                                    : 0;
   r.counters["mem.requests"] = static_cast<double>(ms.requests);
+  r.counters["mem.read_requests"] = static_cast<double>(ms.read_requests);
   r.counters["mem.responses"] = static_cast<double>(ms.responses);
   r.counters["mem.coalescer_merges"] = static_cast<double>(ms.coalescer_merges);
   r.counters["mem.partial_sector_reads"] = static_cast<double>(ms.partial_sector_reads);
   const auto& slices = m_memory.slice_stats();
   for (size_t i = 0; i < slices.size(); ++i) {
     const std::string p = fmt::format("l2.slice[{}].", i);
-    r.counters[p + "read_hits"] = static_cast<double>(slices[i].read_hits);
-    r.counters[p + "read_misses"] = static_cast<double>(slices[i].read_misses);
-    r.counters[p + "mshr_merges"] = static_cast<double>(slices[i].mshr_merges);
-    r.counters[p + "mshr_stalls"] = static_cast<double>(slices[i].mshr_stalls);
-    r.counters[p + "far_accesses"] = static_cast<double>(slices[i].far_accesses);
-    r.counters[p + "write_sectors"] = static_cast<double>(slices[i].writes);
-    r.counters[p + "copy_hits"] = static_cast<double>(slices[i].copy_hits);
-    r.counters[p + "copy_inserts"] = static_cast<double>(slices[i].copy_inserts);
+    const SliceStats& n = slices[i];
+    const SliceStats& o = m_slices_before[i];
+    const auto gained = [](uint64_t now, uint64_t before) {
+      return static_cast<double>(now - before);
+    };
+    r.counters[p + "read_hits"] = gained(n.read_hits, o.read_hits);
+    r.counters[p + "read_misses"] = gained(n.read_misses, o.read_misses);
+    r.counters[p + "mshr_merges"] = gained(n.mshr_merges, o.mshr_merges);
+    r.counters[p + "mshr_stalls"] = gained(n.mshr_stalls, o.mshr_stalls);
+    r.counters[p + "far_accesses"] = gained(n.far_accesses, o.far_accesses);
+    r.counters[p + "write_sectors"] = gained(n.writes, o.writes);
+    r.counters[p + "copy_hits"] = gained(n.copy_hits, o.copy_hits);
+    r.counters[p + "copy_inserts"] = gained(n.copy_inserts, o.copy_inserts);
   }
   r.counters["dram.read_bytes"] = static_cast<double>(ms.dram_read_bytes);
   r.counters["dram.write_bytes"] = static_cast<double>(ms.dram_write_bytes);
@@ -477,11 +490,12 @@ SimResult Run::collect(Time end) const {
   }
   if (const HbmSystem* hbm = m_memory.hbm()) {
     const auto& hs = hbm->stats();
-    r.counters["dram.row_hits"] = static_cast<double>(hs.row_hits);
-    r.counters["dram.row_misses"] = static_cast<double>(hs.row_misses);
-    r.counters["dram.row_conflicts"] = static_cast<double>(hs.row_conflicts);
-    r.counters["dram.activates"] = static_cast<double>(hs.activates);
-    r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(hs.busy_ps);
+    const HbmSystem::Stats& hb = m_hbm_before;
+    r.counters["dram.row_hits"] = static_cast<double>(hs.row_hits - hb.row_hits);
+    r.counters["dram.row_misses"] = static_cast<double>(hs.row_misses - hb.row_misses);
+    r.counters["dram.row_conflicts"] = static_cast<double>(hs.row_conflicts - hb.row_conflicts);
+    r.counters["dram.activates"] = static_cast<double>(hs.activates - hb.activates);
+    r.counters["dram.busy_cycles_all_channels"] = m_clock.to_cycles(hs.busy_ps - hb.busy_ps);
   }
   r.events = m_events;
   r.cta_records = m_cta_records;

@@ -1,9 +1,11 @@
 // The asyncsim binary end to end: exit codes and messages for good and bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "run_cli.h"
@@ -97,6 +99,56 @@ TEST(Cli, StatsAndTimelineFilesAreWritten) {
   EXPECT_NE(trace.find("wgmma group"), std::string::npos);
   std::ifstream cfg(stats + ".config.yaml");
   EXPECT_TRUE(cfg.good()) << "resolved config not written next to the stats";
+}
+
+// The summary's L2 and DRAM breakdown is the run's counters (as --stats writes them), summed
+// over the slices: a 256^3 GEMM on the H200 has 4096 line reads, some merged, about half far.
+TEST(Cli, SummaryBreaksDownTheL2ReadsFromTheCounters) {
+  const std::string stats = ::testing::TempDir() + "summary_stats.json";
+  const Outcome o = run("gemm --gpu h200 --m 256 --n 256 --k 256 --stats " + stats);
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream s(stats);
+  const nlohmann::json j = nlohmann::json::parse(s);
+  const nlohmann::json& c = j.at("counters");
+  double hits = 0;
+  double misses = 0;
+  double far = 0;
+  double copy_hits = 0;
+  for (const auto& [key, value] : c.items()) {
+    const auto ends = [&](const std::string& suf) {
+      return key.rfind("l2.slice[", 0) == 0 && key.size() > suf.size() &&
+             key.compare(key.size() - suf.size(), suf.size(), suf) == 0;
+    };
+    hits += ends(".read_hits") ? value.get<double>() : 0;
+    misses += ends(".read_misses") ? value.get<double>() : 0;
+    far += ends(".far_accesses") ? value.get<double>() : 0;
+    copy_hits += ends(".copy_hits") ? value.get<double>() : 0;
+  }
+  const double reads = c.at("mem.read_requests").get<double>();
+  const double merged = c.at("mem.coalescer_merges").get<double>();
+  const double reached = c.at("mem.requests").get<double>() - merged;
+  ASSERT_EQ(reads, 4096);  // (256 x 256 A + 256 x 256 B) fp16 = 256 KB, 128-B lines
+  ASSERT_GT(merged, 0);
+  ASSERT_GT(hits + misses, 0);
+  const std::string want_reads = fmt::format(
+      "    read requests      4096: {:.1f} % merged in the request coalescer, {:.1f} % "
+      "served by a near copy\n",
+      100 * merged / reads, 100 * copy_hits / reads);
+  const std::string want_sectors =
+      fmt::format("    read sectors       {:.1f} % hit, {:.1f} % missed",
+                  100 * hits / (hits + misses), 100 * misses / (hits + misses));
+  const std::string want_far =
+      fmt::format("    far partition      {:.1f} % of the requests that reached a slice\n",
+                  100 * far / reached);
+  const double row_hits = c.at("dram.row_hits").get<double>();
+  const double opens =
+      c.at("dram.row_misses").get<double>() + c.at("dram.row_conflicts").get<double>();
+  const std::string want_rows =
+      fmt::format("    row buffers        {:.1f} % of accesses hit an open row, {:.0f} activates\n",
+                  100 * row_hits / (row_hits + opens), c.at("dram.activates").get<double>());
+  for (const std::string& want : {want_reads, want_sectors, want_far, want_rows}) {
+    EXPECT_NE(o.out.find(want), std::string::npos) << "missing: " << want << "in:\n" << o.out;
+  }
 }
 
 // --cta-log: a 256x512 GEMM of 128x128 tiles has 8 CTAs, one row each, in CTA order; a bad
