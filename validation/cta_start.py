@@ -4,10 +4,14 @@
 
   python3 validation/cta_start.py BUILD/asyncsim
 
-state dram: the copy reads bytes no one has read (cold L2); state l2: each CTA first reads its
-bytes once, syncs, and the second copy of the same bytes is the one measured. Simulated at
+state dram: the copy reads bytes no one has read (cold L2); state l2: the launch runs twice on
+one GPU (`asyncsim run P P`: L2 and DRAM state carry over) and the second launch's copies, all
+CTAs at once from L2, are measured, as cta_start.cu measures a launch after one that read the
+same bytes. (Until the twenty-third session the mirror read the bytes and the copy in one
+launch, one CTA after its own warm-up: the measured copies did not start together.) Simulated at
 1980 MHz with the kernel and CTA launch costs off (the hardware clocks the copy, not the launch);
-the simulated wait plus 40 cycles of issue (tma.launch_cycles) against the measured median.
+the simulated time from the copy's issue to the end of its wait, plus 40 cycles for the
+clock read and the arrive before it, against the measured median.
 Standard library only.
 """
 import csv
@@ -22,31 +26,43 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV = os.path.join(ROOT, "validation", "data", "h200", "micro_cta_start.csv")
 
 
-def program(g, size, warm):
-    load = ("  MB_ARRIVE_EXPECT_TX full[{i}] bytes={s}\n"
-            "  BULK_LOAD addr=(4294967296 + cta * {s}) bytes={s} bar=full[{i}]\n"
-            "  MB_WAIT full[{i}] parity=0\n")
-    body = load.format(i=0, s=size)
-    if warm:
-        body += "  BAR_SYNC 1 threads=128\n" + load.format(i=1, s=size)
+def program(g, size):
     return (f"kernel cta_start\ngrid {g}\nresources regs=32 smem=122880\n"
-            f"mbarrier full[2] arrivals=1\nrole main warpgroups=1\n{body}end\n")
+            f"mbarrier full[1] arrivals=1\nrole main warpgroups=1\n"
+            f"  MB_ARRIVE_EXPECT_TX full[0] bytes={size}\n"
+            f"  BULK_LOAD addr=(4294967296 + cta * {size}) bytes={size} bar=full[0]\n"
+            f"  MB_WAIT full[0] parity=0\nend\n")
 
 
 def simulate(binary, g, size, warm):
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.asim")
         tl = os.path.join(tmp, "t.json")
-        open(src, "w").write(program(g, size, warm))
-        subprocess.run([binary, "run", src, "--sm-clock-mhz", "1980", "--set",
+        open(src, "w").write(program(g, size))
+        # state l2: the same launch twice (the L2 carries over), the second one measured.
+        srcs = [src, src] if warm else [src]
+        subprocess.run([binary, "run", *srcs, "--sm-clock-mhz", "1980", "--set",
                         "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
                         "--timeline", tl], check=True, capture_output=True)
-        waits = {}
+        # Per SM (one CTA each): its TMA issues and its waits. A wait is drawn as several
+        # back-to-back wait_mbarrier slices (the try_wait before the hold has passed, then the
+        # blocked wait); they are joined. A copy's time runs from its issue to the end of the
+        # wait that follows it.
+        issues, waits = {}, {}
         for e in json.load(open(tl))["traceEvents"]:
-            if e.get("ph") == "X" and e["name"] == "wait_mbarrier":
-                waits.setdefault(e["pid"], []).append((e["ts"], e["dur"]))
+            if e.get("ph") != "X" or e.get("tid") != 0:
+                continue
+            if e["name"] == "tma_issue":
+                issues.setdefault(e["pid"], []).append(e["ts"])
+            elif e["name"] == "wait_mbarrier":
+                w = waits.setdefault(e["pid"], [])
+                if w and abs(w[-1][1] - e["ts"]) < 0.01:
+                    w[-1][1] = e["ts"] + e["dur"]
+                else:
+                    w.append([e["ts"], e["ts"] + e["dur"]])
         pick = 1 if warm else 0
-        return statistics.median(sorted(w)[pick][1] for w in waits.values()) + 40
+        times = [sorted(waits[pid])[pick][1] - sorted(issues[pid])[pick] for pid in issues]
+        return statistics.median(times) + 40
 
 
 def main():

@@ -67,17 +67,31 @@ void add_gemm_command(CLI::App& app) {
 void add_run_command(CLI::App& app) {
   struct Opts {
     CommonOptions common;
-    std::string file;
+    std::vector<std::string> files;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd =
-      app.add_subcommand("run", "simulate a program file (.asim, docs/program-format.md)");
-  cmd->add_option("program", o->file, "program file")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "run",
+      "simulate a program file (.asim, docs/program-format.md), or several back to back on one "
+      "GPU whose L2 and DRAM state carries over from kernel to kernel");
+  cmd->add_option("program", o->files,
+                  "program file(s); several run in order as consecutive launches")
+      ->required();
   add_common_options(*cmd, o->common);
   cmd->callback([o]() {
-    const program::Kernel kernel = program::parse_program_file(o->file);
+    // Every file is read (and checked) before anything is simulated.
+    std::vector<program::Kernel> kernels;
+    std::vector<std::string> titles;
+    for (const std::string& f : o->files) {
+      kernels.push_back(program::parse_program_file(f));
+      titles.push_back("run " + f);
+    }
+    std::vector<const program::Kernel*> seq;
+    for (const program::Kernel& k : kernels) {
+      seq.push_back(&k);
+    }
     const GpuConfig config = load_config(o->common);
-    set_exit_code(simulate_and_report(kernel, config, o->common, "run " + o->file));
+    set_exit_code(simulate_and_report(seq, config, o->common, titles));
   });
 }
 

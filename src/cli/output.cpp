@@ -1,5 +1,8 @@
 #include "cli/output.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -183,17 +186,28 @@ void print_summary(const SimResult& r, const GpuConfig& c, const std::string& ti
       }
     }
   }
-  std::printf("\nsimulated in %.2f s (%.2f M cycles/s, %.2f M events)\n", host_seconds,
-              static_cast<double>(r.cycles) / std::max(host_seconds, 1e-9) * 1e-6,
-              static_cast<double>(r.events) * 1e-6);
+  if (host_seconds >= 0) {  // a sequence reports its host time once, after the last kernel
+    std::printf("\nsimulated in %.2f s (%.2f M cycles/s, %.2f M events)\n", host_seconds,
+                static_cast<double>(r.cycles) / std::max(host_seconds, 1e-9) * 1e-6,
+                static_cast<double>(r.events) * 1e-6);
+  }
 }
 
 }  // namespace
 
 int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
                         const CommonOptions& o, const std::string& title) {
+  return simulate_and_report(std::vector<const program::Kernel*>{&kernel}, config, o, {title});
+}
+
+int simulate_and_report(const std::vector<const program::Kernel*>& kernels, const GpuConfig& config,
+                        const CommonOptions& o, const std::vector<std::string>& titles) {
+  const bool one = kernels.size() == 1;
   if (!o.emit_file.empty()) {
-    write_file(o.emit_file, program::write_program(kernel), "--emit");
+    if (!one) {
+      throw_input_error("--emit", "writes one program; {} were given", kernels.size());
+    }
+    write_file(o.emit_file, program::write_program(*kernels[0]), "--emit");
   }
   std::unique_ptr<Timeline> timeline;
   if (!o.timeline_file.empty()) {
@@ -205,19 +219,29 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
   ro.counter_sample_ns = o.timeline_sample_ns;
   ro.record_ctas = !o.cta_log_file.empty();
   const auto t0 = std::chrono::steady_clock::now();
-  const SimResult r = simulate(kernel, config, ro, timeline.get());
+  const std::vector<SimResult> rs =
+      one ? std::vector<SimResult>{simulate(*kernels[0], config, ro, timeline.get())}
+          : simulate_sequence(kernels, config, ro, timeline.get());
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.stats_file.empty()) {
-    write_file(o.stats_file, r.to_stats_json().dump(1) + "\n", "--stats");
+    nlohmann::json stats = nlohmann::json::array();
+    for (const SimResult& r : rs) {
+      stats.push_back(r.to_stats_json());
+    }
+    write_file(o.stats_file, (one ? stats[0] : stats).dump(1) + "\n", "--stats");
     write_file(o.stats_file + ".config.yaml", resolved_config_yaml(config), "--stats");
   }
   if (ro.record_ctas) {
+    // Several kernels: a kernel column (0, 1, ... in the order run); cycles from each launch.
     std::string csv = fmt::format(
         "# {}: cycles at {} MHz from the launch; start = first instruction may issue, end = last "
-        "warpgroup exits\ncta,sm,start_cycle,end_cycle\n",
-        title, r.sm_clock_mhz);
-    for (const CtaRecord& c : r.cta_records) {
-      csv += fmt::format("{},{},{:.1f},{:.1f}\n", c.cta, c.sm, c.start_cycle, c.end_cycle);
+        "warpgroup exits\n{}cta,sm,start_cycle,end_cycle\n",
+        fmt::join(titles, "; "), rs[0].sm_clock_mhz, one ? "" : "kernel,");
+    for (size_t k = 0; k < rs.size(); ++k) {
+      for (const CtaRecord& c : rs[k].cta_records) {
+        csv += fmt::format("{}{},{},{:.1f},{:.1f}\n", one ? "" : fmt::format("{},", k), c.cta, c.sm,
+                           c.start_cycle, c.end_cycle);
+      }
     }
     write_file(o.cta_log_file, csv, "--cta-log");
   }
@@ -232,10 +256,30 @@ int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
     }
   }
   if (o.json) {
-    std::printf("%s\n", r.to_json().dump().c_str());
-  } else {
-    print_summary(r, config, title, host);
+    nlohmann::json all = nlohmann::json::array();
+    for (const SimResult& r : rs) {
+      all.push_back(r.to_json());
+    }
+    std::printf("%s\n", (one ? all[0] : all).dump().c_str());
+    return 0;
   }
+  if (one) {
+    print_summary(rs[0], config, titles[0], host);
+    return 0;
+  }
+  int64_t cycles = 0;
+  uint64_t events = 0;
+  for (size_t k = 0; k < rs.size(); ++k) {
+    print_summary(
+        rs[k], config,
+        fmt::format("{} (kernel {} of {}, memory carried over)", titles[k], k + 1, rs.size()), -1);
+    std::printf("\n");
+    cycles += rs[k].cycles;
+    events += rs[k].events;
+  }
+  std::printf("simulated %zu kernels in %.2f s (%.2f M cycles/s, %.2f M events)\n", rs.size(), host,
+              static_cast<double>(cycles) / std::max(host, 1e-9) * 1e-6,
+              static_cast<double>(events) * 1e-6);
   return 0;
 }
 

@@ -34,5 +34,10 @@ GpuConfig load_config(const CommonOptions& o);
 // the resolved config next to each file written. `title` heads the human summary.
 int simulate_and_report(const program::Kernel& kernel, const GpuConfig& config,
                         const CommonOptions& o, const std::string& title);
+// Several kernels back to back on one GPU whose memory carries over (simulate_sequence): a
+// summary per kernel, --json and --stats as arrays (one element per kernel), --cta-log with a
+// kernel column, one timeline; `titles` has one title per kernel.
+int simulate_and_report(const std::vector<const program::Kernel*>& kernels, const GpuConfig& config,
+                        const CommonOptions& o, const std::vector<std::string>& titles);
 
 }  // namespace asyncsim::cli

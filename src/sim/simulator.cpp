@@ -66,7 +66,8 @@ class Run {
     }
   }
 
-  // Runs to the end; `flush` writes back dirty lines afterwards (l2.flush_dirty_at_end).
+  // Runs to the end; `flush` (the last kernel of a sequence) writes back dirty lines afterwards
+  // (l2.flush_dirty_at_end) and the timeline's counter tracks.
   SimResult run(bool flush = true);
   Time end_time() const { return m_end; }
 
@@ -342,7 +343,9 @@ SimResult Run::run(bool flush) {
   if (flush && m_config.mem.l2_flush_dirty_at_end) {
     m_memory.flush_dirty(end);
   }
-  if (m_ctx.timeline) {
+  if (m_ctx.timeline && flush) {
+    // The traffic bins count from time 0 over a whole sequence: the last kernel (the one that
+    // flushes) writes the tracks once.
     write_counters();
   }
   m_end = end;
@@ -514,13 +517,14 @@ SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
 }
 
 std::vector<SimResult> simulate_sequence(const std::vector<const program::Kernel*>& kernels,
-                                         const GpuConfig& config, const RunOptions& options) {
+                                         const GpuConfig& config, const RunOptions& options,
+                                         Timeline* timeline) {
   MemorySystem memory(config, ClockDomain::from_mhz(config.sm.clock_mhz));
   std::vector<SimResult> results;
   Time begin = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const bool last = i + 1 == kernels.size();
-    Run run(*kernels[i], config, options, nullptr, memory, begin,
+    Run run(*kernels[i], config, options, timeline, memory, begin,
             last ? options.issue_trace : nullptr);
     results.push_back(run.run(last));
     begin = run.end_time();

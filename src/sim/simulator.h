@@ -90,7 +90,10 @@ SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
 // horizon) carries over, as consecutive launches on the hardware do: each kernel launches when
 // the previous one has finished. Each result counts its own kernel's cycles and L2/DRAM bytes;
 // dirty lines are flushed (l2.flush_dirty_at_end) after the last kernel only.
+// A timeline, when given, holds every kernel's slices (at their times in the sequence) and the
+// DRAM / L2 counter tracks over the whole sequence.
 std::vector<SimResult> simulate_sequence(const std::vector<const program::Kernel*>& kernels,
-                                         const GpuConfig& config, const RunOptions& options = {});
+                                         const GpuConfig& config, const RunOptions& options = {},
+                                         Timeline* timeline = nullptr);
 
 }  // namespace asyncsim

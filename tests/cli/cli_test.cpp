@@ -151,6 +151,56 @@ TEST(Cli, SummaryBreaksDownTheL2ReadsFromTheCounters) {
   }
 }
 
+// `run A B`: consecutive launches on one GPU. The same two CTAs' 4 KB copies twice: the first
+// launch reads them from DRAM, the second finds them in L2 (no DRAM bytes, all sectors hit).
+// --json and --stats give one element per kernel, --cta-log a kernel column; --emit takes one.
+TEST(Cli, RunSeveralProgramsCarriesTheMemoryOver) {
+  const std::string prog = write_temp("copy4k.asim",
+                                      "kernel copy4k\ngrid 2\nmbarrier full[1] arrivals=1\n"
+                                      "role main warpgroups=1\n"
+                                      "  MB_ARRIVE_EXPECT_TX full[0] bytes=4096\n"
+                                      "  BULK_LOAD addr=(1048576 + cta * 4096) bytes=4096 "
+                                      "bar=full[0]\n"
+                                      "  MB_WAIT full[0] parity=0\nend\n");
+  const std::string stats = ::testing::TempDir() + "seq_stats.json";
+  const std::string ctas = ::testing::TempDir() + "seq_ctas.csv";
+  const Outcome o =
+      run("run " + prog + " " + prog + " --json --stats " + stats + " --cta-log " + ctas);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(j.is_array()) << o.out;
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0].at("dram_read_bytes").get<uint64_t>(), 8192u);
+  EXPECT_EQ(j[1].at("dram_read_bytes").get<uint64_t>(), 0u);
+  EXPECT_EQ(j[1].at("l2_read_bytes").get<uint64_t>(), 8192u);
+  EXPECT_LT(j[1].at("cycles").get<int64_t>(), j[0].at("cycles").get<int64_t>());
+  std::ifstream s(stats);
+  const nlohmann::json st = nlohmann::json::parse(s);
+  ASSERT_TRUE(st.is_array());
+  ASSERT_EQ(st.size(), 2u);
+  double misses = 0;
+  for (const auto& [key, value] : st[1].at("counters").items()) {
+    misses += key.find(".read_misses") != std::string::npos ? value.get<double>() : 0;
+  }
+  EXPECT_EQ(misses, 0) << "the second launch's reads all hit";
+  std::ifstream c(ctas);
+  const std::string log((std::istreambuf_iterator<char>(c)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find("\nkernel,cta,sm,start_cycle,end_cycle\n0,0,"), std::string::npos) << log;
+  EXPECT_NE(log.find("\n1,1,"), std::string::npos) << log;
+  const Outcome summary = run("run " + prog + " " + prog);
+  ASSERT_EQ(summary.code, 0) << summary.out;
+  EXPECT_NE(summary.out.find("(kernel 2 of 2, memory carried over)"), std::string::npos)
+      << summary.out;
+  EXPECT_NE(summary.out.find("simulated 2 kernels in"), std::string::npos) << summary.out;
+  const Outcome emit = run("run " + prog + " " + prog + " --emit x.asim");
+  EXPECT_EQ(emit.code, 2) << emit.out;
+  EXPECT_NE(emit.out.find("--emit: writes one program; 2 were given"), std::string::npos)
+      << emit.out;
+  const Outcome missing = run("run " + prog + " /nonexistent/b.asim");
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("/nonexistent/b.asim"), std::string::npos) << missing.out;
+}
+
 // --cta-log: a 256x512 GEMM of 128x128 tiles has 8 CTAs, one row each, in CTA order; a bad
 // path is named.
 TEST(Cli, CtaLogListsEveryCta) {
