@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs a set of microbenchmark mirrors against their committed H200 CSVs and prints one summary
+# line per comparison (points within 10 %, MAPE, worst error), for judging a model change:
+#
+#   bash validation/micro_sweep.sh dram [--set KEY=VALUE ...]   # the DRAM micros (~1 min)
+#   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min)
+#
+# Extra arguments go to every `asyncsim micro` call. ASYNCSIM (default build/asyncsim) names the
+# binary. The streaming micros run at --max-bytes 512 MiB (l2_pairs at 256 MiB), as the tables
+# in validation/README.md were made; l2_pairs and l2_ceiling compare best at --max-bytes 0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${ASYNCSIM:-build/asyncsim}
+D=validation/data/h200
+set_name=${1:-}
+if [ "$set_name" != dram ] && [ "$set_name" != all ]; then
+  echo "usage: $0 dram|all [asyncsim micro options ...]" >&2
+  exit 2
+fi
+shift
+run() {
+  local name=$1 csv=$2
+  shift 2
+  local line
+  line=$("$B" micro "$name" --compare "$csv" --jobs 2 "$@" 2>&1 | grep "# summary" || true)
+  if [ -z "$line" ]; then
+    echo "$name $(basename "$csv"): FAILED" >&2
+    "$B" micro "$name" --compare "$csv" --jobs 2 "$@" >&2 || true
+    exit 1
+  fi
+  echo "$name $(basename "$csv"): ${line#\# summary: }"
+}
+M="--max-bytes 536870912"
+if [ "$set_name" = dram ]; then
+  run tma_latency $D/micro_tma_latency.csv "$@"
+  run tma_stride $D/micro_tma_stride.csv "$@"
+  run tma_stride $D/micro_tma_stride_rerun.csv "$@"
+  run dram_pair $D/micro_dram_pair.csv "$@"
+  run dram_pair $D/micro_dram_pair_rerun.csv "$@"
+  run dram_spread $D/micro_dram_spread.csv "$@"
+  run dram_spread $D/micro_dram_spread_run2.csv "$@"
+  run dram_spread $D/micro_dram_spread_run3.csv "$@"
+  run dram_width $D/micro_dram_width.csv "$@"
+  run dram_sector $D/micro_dram_sector.csv "$@"
+  run tma_size $D/micro_tma_size.csv "$@"
+  run tma_issue $D/micro_tma_issue.csv "$@"
+  run tma_bw $D/micro_tma_bw.csv $M "$@"
+  run mem_bw $D/micro_mem_bw.csv $M "$@"
+  run dram_repeat $D/micro_dram_repeat_quantiles.csv "$@"
+  run dram_bank $D/micro_dram_bank_median.csv "$@"
+  exit 0
+fi
+for m in tma_latency tma_size tma_issue tma_loop tma_stride tma_bw mem_bw l2_hot l2_hot_slots \
+  l2_pairs l2_ceiling l2_slice_spread l2_rotate lsu_chip lsu_sm lsu_latency lsu_chain \
+  l2_dirty_retain l2_write_stream l2_reuse_stream l2_tma_write_retain l2_stride_retain \
+  dram_spread dram_pair; do
+  name=$m
+  csv=$D/micro_$m.csv
+  case $m in
+    l2_hot_slots) name=l2_hot ;;
+    l2_ceiling) name=l2_pairs ;;
+    lsu_*) csv=$D/micro_lsu.csv ;;
+  esac
+  case $m in
+    lsu_latency | lsu_chain) [ -f "$D/micro_$m.csv" ] && csv=$D/micro_$m.csv ;;
+  esac
+  case $m in
+    tma_bw | mem_bw | l2_hot | l2_hot_slots) run "$name" "$csv" $M "$@" ;;
+    l2_pairs | l2_ceiling) run "$name" "$csv" --max-bytes 268435456 "$@" ;;
+    *) run "$name" "$csv" "$@" ;;
+  esac
+done
