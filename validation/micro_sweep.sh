@@ -32,22 +32,30 @@ run() {
 }
 M="--max-bytes 536870912"
 if [ "$set_name" = dram ]; then
-  run tma_latency $D/micro_tma_latency.csv "$@"
-  run tma_stride $D/micro_tma_stride.csv "$@"
-  run tma_stride $D/micro_tma_stride_rerun.csv "$@"
-  run dram_pair $D/micro_dram_pair.csv "$@"
-  run dram_pair $D/micro_dram_pair_rerun.csv "$@"
-  run dram_spread $D/micro_dram_spread.csv "$@"
-  run dram_spread $D/micro_dram_spread_run2.csv "$@"
-  run dram_spread $D/micro_dram_spread_run3.csv "$@"
-  run dram_width $D/micro_dram_width.csv "$@"
-  run dram_sector $D/micro_dram_sector.csv "$@"
-  run tma_size $D/micro_tma_size.csv "$@"
-  run tma_issue $D/micro_tma_issue.csv "$@"
-  run tma_bw $D/micro_tma_bw.csv $M "$@"
-  run mem_bw $D/micro_mem_bw.csv $M "$@"
-  run dram_repeat $D/micro_dram_repeat_quantiles.csv "$@"
-  run dram_bank $D/micro_dram_bank_median.csv "$@"
+  # micro and CSV (under validation/data/h200), one comparison per line
+  while read -r name csv; do
+    case $name in
+      tma_bw | mem_bw) run "$name" "$D/$csv" $M "$@" ;;
+      *) run "$name" "$D/$csv" "$@" ;;
+    esac
+  done <<'LIST'
+tma_latency micro_tma_latency.csv
+tma_stride micro_tma_stride.csv
+tma_stride micro_tma_stride_rerun.csv
+dram_pair micro_dram_pair.csv
+dram_pair micro_dram_pair_rerun.csv
+dram_spread micro_dram_spread.csv
+dram_spread micro_dram_spread_run2.csv
+dram_spread micro_dram_spread_run3.csv
+dram_width micro_dram_width.csv
+dram_sector micro_dram_sector.csv
+tma_size micro_tma_size.csv
+tma_issue micro_tma_issue.csv
+tma_bw micro_tma_bw.csv
+mem_bw micro_mem_bw.csv
+dram_repeat micro_dram_repeat_quantiles.csv
+dram_bank micro_dram_bank_median.csv
+LIST
   exit 0
 fi
 for m in tma_latency tma_size tma_issue tma_loop tma_stride tma_bw mem_bw l2_hot l2_hot_slots \

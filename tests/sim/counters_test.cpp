@@ -2,7 +2,6 @@
 // counts on, and each result holds what its kernel added (the L2 slices' and the DRAM's alike).
 #include <gtest/gtest.h>
 
-#include <string>
 #include <vector>
 
 #include "test_util.h"
@@ -10,30 +9,16 @@
 namespace asyncsim {
 namespace {
 
-using program::KernelBuilder;
 using testing::map2d;
+using testing::one_box_load;
 using testing::simple_gpu;
 using testing::sum_counter;
-
-// One CTA, one warpgroup: one box of `map` (2 x 64 fp16: two 128-B lines) loaded and waited for.
-program::Kernel load_box(const program::TensorMap& map) {
-  KernelBuilder b("load_box");
-  b.set_grid(1);
-  b.add_map(map);
-  b.add_barrier("full", 1, 1);
-  b.begin_role("main", 1);
-  b.mb_arrive_expect_tx("full", "0", std::to_string(map.box_bytes()));
-  b.tma_load(map.name, {"0", "0"}, "full", "0");
-  b.mb_wait("full", "0", "0");
-  b.end_role();
-  return b.finish();
-}
 
 // The same two lines read twice: the first kernel misses (8 sectors from DRAM), the second hits
 // them all. Until the twenty-third session the second result repeated the first's slice
 // counters and DRAM row counts on top of its own.
 void expect_second_kernel_hits(const GpuConfig& c, const std::string& what) {
-  const program::Kernel k = load_box(map2d("T", 2, 64, 2, 64, 1 << 20));
+  const program::Kernel k = one_box_load(map2d("T", 2, 64, 2, 64, 1 << 20));
   const std::vector<SimResult> rs = simulate_sequence({&k, &k}, c);
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(sum_counter(rs[0], ".read_misses"), 8) << what;

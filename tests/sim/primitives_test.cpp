@@ -16,22 +16,8 @@ namespace {
 using program::DType;
 using program::KernelBuilder;
 using testing::map2d;
+using testing::one_box_load;
 using testing::simple_gpu;
-
-// One CTA (or `grid`, each the same), one warpgroup: arm a barrier, load one box of `map` (2x64
-// fp16, 256 B, in most tests), wait, exit.
-program::Kernel one_box_load(const program::TensorMap& map, int grid = 1) {
-  KernelBuilder b("one_tma");
-  b.set_grid(grid);
-  b.add_map(map);
-  b.add_barrier("full", 1, 1);
-  b.begin_role("main", 1);
-  b.mb_arrive_expect_tx("full", "0", std::to_string(map.box_bytes()));
-  b.tma_load(map.name, {"0", "0"}, "full", "0");
-  b.mb_wait("full", "0", "0");
-  b.end_role();
-  return b.finish();
-}
 
 // The box covers the whole 2x64 tensor: two 128-B lines.
 TEST(Primitives, OneTmaLoad) {

@@ -28,6 +28,21 @@ inline program::TensorMap map2d(const std::string& name, int64_t rows, int64_t c
   return m;
 }
 
+// One CTA (or `grid`, each the same), one warpgroup: arm a barrier, load one box of `map` (2x64
+// fp16, 256 B, in most tests), wait, exit.
+inline program::Kernel one_box_load(const program::TensorMap& map, int grid = 1) {
+  program::KernelBuilder b("one_tma");
+  b.set_grid(grid);
+  b.add_map(map);
+  b.add_barrier("full", 1, 1);
+  b.begin_role("main", 1);
+  b.mb_arrive_expect_tx("full", "0", std::to_string(map.box_bytes()));
+  b.tma_load(map.name, {"0", "0"}, "full", "0");
+  b.mb_wait("full", "0", "0");
+  b.end_role();
+  return b.finish();
+}
+
 // Sum of every counter whose path ends with `suffix` (e.g. ".tma.load_bytes" over all SMs).
 inline double sum_counter(const SimResult& r, const std::string& suffix) {
   double total = 0;
