@@ -10,6 +10,7 @@
 #   bash validation/hw/next_batch.sh slicebits $OUT   # same-slice pairs over address bits 1-13 (~1 min)
 #   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~1 min)
 #     (CEILING_POINTS="layout:C:S:skew;..." CEIL_NAME=NAME: other points, into micro_NAME.csv)
+#   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -17,6 +18,12 @@
 #           -> validation/data/h200/ncu_l2/, then `python3 validation/l2_slice_map.py`
 #   dram:   OUT/micro_dram_bank.csv -> validation/data/h200/, then `python3 validation/dram_bank.py`
 #   tmabw:  OUT/ncu_l2/tma_bw_raw.csv -> `python3 validation/l2_hot_ncu.py tma_bw` (6 launches a point)
+#   burst:  OUT/micro_cta_start_ncu_points.csv (cta_start.cu's rows, timed under ncu), OUT/ncu_l2/
+#           cta_start_raw.csv (per launch, in the rows' order: 6 launches a row, the first the
+#           warm-up): whether the L2 slices (lts__t_sectors, lts2xbar cycles) or something before
+#           them bound the 132-CTA bursts the model serves 13-17 % fast (no script yet; the
+#           l2 rows are the ones to read: a dram row's counters come from a warm L2 if ncu
+#           replays the kernel for a second pass)
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
 #               which the ncu run repeats)
@@ -25,8 +32,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
@@ -77,6 +84,16 @@ case "$part" in
       --log-file "$OUT/ncu_l2/${CEIL_NAME}_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/${CEIL_NAME}_points.csv"
     echo "--- l2_pairs ceiling ncu rc=$?"
     ;;
+  burst)
+    # Every CTA's first bulk copy at kernel start (cta_start.cu, all its rows) under ncu, so that
+    # a launch's L2 and crossbar counters go with its time (validation/README.md, "A CTA's first
+    # load at kernel start"). --cache-control none keeps the l2 rows' warm L2.
+    build cta_start
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "cta_start.cu (validation/hw/micro.sh's cta_start line) under ncu --cache-control none with the l2_hot metrics, --kernel-name first_load_kernel: every launch of every row (6 a row, the first dropped by the .cu)" > "$OUT/ncu_l2/cta_start_provenance.txt"
+    timeout 500 $NCU --kernel-name first_load_kernel --metrics "$L2_METRICS" \
+      --log-file "$OUT/ncu_l2/cta_start_raw.csv" "$BUILD/cta_start" > "$OUT/micro_cta_start_ncu_points.csv"
+    echo "--- cta_start ncu rc=$?"
+    ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
     # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
@@ -96,5 +113,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|slicebits|ceiling|membw|dram|tmabw OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT"; exit 2 ;;
 esac
