@@ -40,6 +40,14 @@ SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_te
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
+# profile LABEL TIMEOUT LOG POINTS NCU-OPTIONS... BINARY: the binary under ncu, its counters into
+# LOG, its own output into POINTS, then the exit code labelled.
+profile() {
+  local label=$1 limit=$2 log=$3 points=$4
+  shift 4
+  timeout "$limit" $NCU "${@:1:$#-1}" --log-file "$log" "${@: -1}" > "$points"
+  echo "--- $label rc=$?"
+}
 CEILING_POINTS=${CEILING_POINTS:-"one:1:1:0;one_tpc:1:1:0;one_tpc_split:1:1:0;one:1:8:0;one:1:2:0;one:2:4:0;one:3:4:0;one:4:3:0;one:8:1:0;one:2:1:0;one:4:2:0;one_tpc:1:8:0;one_tpc:2:4:0;one_tpc:4:3:0;one_tpc_split:1:8:0;one_tpc_split:2:4:0;one_tpc_split:4:3:0;even:1:8:0;even:2:4:0;even:4:3:0;gpc0:1:8:0;gpc0:2:4:0;gpc0:4:3:0;chip:2:4:0;chip:3:4:0;chip:4:3:0;tpc:2:4:0;tpc:4:3:0;sm:2:4:0;sm:4:3:0"}
 CEIL_NAME=${CEIL_NAME:-l2_ceiling}
 
@@ -47,9 +55,8 @@ case "$part" in
   pairs)
     build l2_pairs
     MICRO_NAMES=l2_pairs MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
-    L2PAIRS_NCU=1 timeout 300 $NCU --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" \
-      --log-file "$OUT/ncu_l2/l2_pairs_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/l2_pairs_points.csv"
-    echo "--- l2_pairs ncu rc=$?"
+    L2PAIRS_NCU=1 profile "l2_pairs ncu" 300 "$OUT/ncu_l2/l2_pairs_raw.csv" "$OUT/ncu_l2/l2_pairs_points.csv" \
+      --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" "$BUILD/l2_pairs"
     ;;
   slices)
     build l2_slice_map
@@ -80,9 +87,8 @@ case "$part" in
     timeout 300 "$BUILD/l2_pairs" > "$OUT/pts.csv" 2> "$OUT/l2_pairs_ceiling.err"
     echo "--- l2_pairs ceiling rc=$?"
     cat "$OUT/hdr.txt" "$OUT/pts.csv" > "$OUT/micro_$CEIL_NAME.csv"; rm -f "$OUT/hdr.txt" "$OUT/pts.csv"
-    L2PAIRS_NCU=1 timeout 270 $NCU --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" \
-      --log-file "$OUT/ncu_l2/${CEIL_NAME}_raw.csv" "$BUILD/l2_pairs" > "$OUT/ncu_l2/${CEIL_NAME}_points.csv"
-    echo "--- l2_pairs ceiling ncu rc=$?"
+    L2PAIRS_NCU=1 profile "l2_pairs ceiling ncu" 270 "$OUT/ncu_l2/${CEIL_NAME}_raw.csv" \
+      "$OUT/ncu_l2/${CEIL_NAME}_points.csv" --kernel-name l2_pairs_kernel --metrics "$L2_METRICS" "$BUILD/l2_pairs"
     ;;
   burst)
     # Every CTA's first bulk copy at kernel start (cta_start.cu, all its rows) under ncu, so that
@@ -90,24 +96,21 @@ case "$part" in
     # load at kernel start"). --cache-control none keeps the l2 rows' warm L2.
     build cta_start
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "cta_start.cu (validation/hw/micro.sh's cta_start line) under ncu --cache-control none with the l2_hot metrics, --kernel-name first_load_kernel: every launch of every row (6 a row, the first dropped by the .cu)" > "$OUT/ncu_l2/cta_start_provenance.txt"
-    timeout 500 $NCU --kernel-name first_load_kernel --metrics "$L2_METRICS" \
-      --log-file "$OUT/ncu_l2/cta_start_raw.csv" "$BUILD/cta_start" > "$OUT/micro_cta_start_ncu_points.csv"
-    echo "--- cta_start ncu rc=$?"
+    profile "cta_start ncu" 500 "$OUT/ncu_l2/cta_start_raw.csv" "$OUT/micro_cta_start_ncu_points.csv" \
+      --kernel-name first_load_kernel --metrics "$L2_METRICS" "$BUILD/cta_start"
     ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
     # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
     build tma_bw
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw_provenance.txt"
-    timeout 500 $NCU --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" \
-      --log-file "$OUT/ncu_l2/tma_bw_raw.csv" "$BUILD/tma_bw" > "$OUT/micro_tma_bw_ncu_points.csv"
-    echo "--- tma_bw ncu rc=$?"
+    profile "tma_bw ncu" 500 "$OUT/ncu_l2/tma_bw_raw.csv" "$OUT/micro_tma_bw_ncu_points.csv" \
+      --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" "$BUILD/tma_bw"
     ;;
   membw)
     build mem_bw
-    MEMBW_NCU=1 timeout 400 $NCU --kernel-name read_kernel --metrics "$L2_METRICS,dram__bytes_read.sum" \
-      --log-file "$OUT/ncu_l2/mem_bw_raw.csv" "$BUILD/mem_bw" > "$OUT/micro_mem_bw_ncu_points.csv"
-    echo "--- mem_bw ncu rc=$?"
+    MEMBW_NCU=1 profile "mem_bw ncu" 400 "$OUT/ncu_l2/mem_bw_raw.csv" "$OUT/micro_mem_bw_ncu_points.csv" \
+      --kernel-name read_kernel --metrics "$L2_METRICS,dram__bytes_read.sum" "$BUILD/mem_bw"
     ;;
   dram)
     build dram_bank
