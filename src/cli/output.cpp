@@ -92,13 +92,13 @@ double percent(double part, double whole) {
   return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-// Counts in millions past 10^5, as they are below.
+// A count as printed: in millions from 10^5 on.
 std::string count(double n) {
   return n >= 1e5 ? fmt::format("{:.2f} M", n * 1e-6) : fmt::format("{:.0f}", n);
 }
 
-// What the L2's reads met (docs/memory.md, Stats): the request coalescer, the near copies, hits
-// and misses by sector, fills in flight and MSHRs, the far partition.
+// What the L2's reads met (docs/memory.md, "What a run reports"): the request coalescer, the near
+// copies, hits and misses by sector, fills in flight and MSHRs, the far partition.
 void print_l2_breakdown(const SimResult& r) {
   const double reads = counter(r, "mem.read_requests");
   const double merged = counter(r, "mem.coalescer_merges");
