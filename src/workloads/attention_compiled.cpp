@@ -17,26 +17,46 @@ namespace asyncsim::workloads {
 constexpr int64_t kTritonScalarInstr = 108 - 12;
 // Two butterfly shuffles per row reduction (max and sum), two rows per thread in the m64 layout.
 constexpr int64_t kReductionShuffles = 2 * 2 * 2;
+// The causal mask's instructions per score element, in hundredths (ncu, see softmax_counts):
+// 290 / 64 per thread at BN = 128, 111 / 32 at BN = 64.
+constexpr int64_t kPerElementScale = 100;
+constexpr int64_t kCausalMaskPerElementBn128 = 453;
+constexpr int64_t kCausalMaskPerElementBn64 = 347;
 
 SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked,
                              bool causal) {
   const int64_t tile = int64_t{tm} * tn;
   SoftmaxCounts c;
   c.inst = v == AttentionVariant::kTriton ? kTritonScalarInstr : kReductionShuffles;
-  c.fp32 = tile /*rowmax*/ + tile /*rowsum*/ + int64_t{tm} * head_dim /*rescale O*/;
+  c.fp32 = tile /*rowsum*/ + int64_t{tm} * head_dim /*rescale O*/;
+  if (v == AttentionVariant::kTriton) {
+    // The row max (FMNMX) runs on the half-rate ALU pipe: ncu's pipe counts of the four Triton
+    // builds (validation/data/h200/ncu, sections_raw.csv) give ~146 ALU and ~285 FMA-pipe warp
+    // instructions per warp and BN = 128 tile of 64 scores per thread (D = 128; 90 ALU at
+    // BN = 64), which the row max on the FMA pipe would make ~82 and ~350.
+    c.int_ops = tile;
+  } else {
+    c.fp32 += tile;  // FA3 (no counts at hand): the row max as FP32 work
+  }
   c.mufu = tile;  // exp2
   c.cvt = tile;   // P to fp16
   if (v == AttentionVariant::kTriton) {
     c.fp32 += 2 * tile;  // qk * qk_scale, then qk - m_ij before exp2
   }
-  if (masked) {
-    // Triton's causal mask: column index, the two compares (key < S, row >= key) and their AND
-    // per element, then a select: its causal builds execute 3.4-4.6 more instructions per score
-    // element and thread than the unmasked ones (ncu smsp__inst_executed of the four pairs in
+  if (masked && v == AttentionVariant::kTriton && causal) {
+    // Triton's causal mask: its causal builds execute 3.4-4.6 more instructions per score element
+    // and thread than the unmasked ones (ncu inst_executed of the four pairs in
     // validation/data/h200/ncu: +110/+112 per BN=64 tile of 32 elements, +290/+293 per BN=128
-    // tile of 64). A ragged-only mask (key < S) and FA3's (no SASS at hand): one compare.
-    c.int_ops += (v == AttentionVariant::kTriton && causal ? 3 : 1) * tile;
-    c.fp32 += tile;  // select -inf
+    // tile of 64), and they run on the half-rate ALU pipe (sm.int_ops): the SASS difference is
+    // FSEL, ISETP, LOP3, SEL, SHF, VIADD and IMAD (validation/data/h200/sass/attn_*_causal.sass),
+    // and sm__inst_executed_pipe_alu goes from 12.6 / 16.5 % of peak to 32.3 / 40.9 % (BN = 128,
+    // D = 128 / 64) while the FMA pipe stays at 12-14 %.
+    c.int_ops += tile * (tn >= 128 ? kCausalMaskPerElementBn128 : kCausalMaskPerElementBn64) /
+                 kPerElementScale;
+  } else if (masked) {
+    // A ragged-only mask (key < S) and FA3's (no SASS at hand): one compare and a select.
+    c.int_ops += tile;
+    c.fp32 += tile;
   }
   return c;
 }
