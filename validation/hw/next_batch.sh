@@ -11,6 +11,7 @@
 #   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~1 min)
 #     (CEILING_POINTS="layout:C:S:skew;..." CEIL_NAME=NAME: other points, into micro_NAME.csv)
 #   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
+#   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -24,6 +25,9 @@
 #           them bound the 132-CTA bursts the model serves 13-17 % fast (no script yet; the
 #           l2 rows are the ones to read: a dram row's counters come from a warm L2 if ncu
 #           replays the kernel for a second pass)
+#   firstround: OUT/micro_first_round.csv -> validation/data/h200/, then
+#           `python3 validation/first_round.py build/asyncsim` (what the first stages of a GEMM's first
+#           round wait for: tensor maps, lines many SMs ask for at once, the cold start)
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
 #               which the ncu run repeats)
@@ -32,8 +36,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|membw|dram|tmabw OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
@@ -98,6 +102,10 @@ case "$part" in
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "cta_start.cu (validation/hw/micro.sh's cta_start line) under ncu --cache-control none with the l2_hot metrics, --kernel-name first_load_kernel: every launch of every row (6 a row, the first dropped by the .cu)" > "$OUT/ncu_l2/cta_start_provenance.txt"
     profile "cta_start ncu" 500 "$OUT/ncu_l2/cta_start_raw.csv" "$OUT/micro_cta_start_ncu_points.csv" \
       --kernel-name first_load_kernel --metrics "$L2_METRICS" "$BUILD/cta_start"
+    ;;
+  firstround)
+    build first_round
+    MICRO_NAMES=first_round MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each

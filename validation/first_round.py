@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""A TMA GEMM's prologue on every SM at once (validation/hw/micro/first_round.cu), simulated, and
+compared with validation/data/h200/micro_first_round.csv once that exists.
+
+  python3 validation/first_round.py BUILD/asyncsim [--set KEY=VALUE ...]
+
+Each CTA arms 2 stages of two 16 KB copies (A, then B: 64 fp16 columns x 128 rows of a tensor
+whose rows are 8 KB apart, or the same bytes as bulk copies) and waits for each stage. Columns
+as the .cu prints them: the cycle at which each copy's issue returned and the stage arrivals
+(median and p90 over CTAs), counted from the CTA's first copy. cold = the launch alone (cold
+L2), warm = the same launch twice on one GPU (`asyncsim run P P`), the second measured. The
+.cu's t0 is read before its first issue, so the H200 columns carry ~10 cycles more. Simulated at
+1980 MHz with the kernel and CTA launch costs off (the hardware clocks from inside the CTA).
+Why: the Proton traces of the Triton GEMMs put a first-round CTA's stage 0 at ~2800-3400 cycles
+after its first copy where asyncsim has ~1700 (later rounds agree), validation/README.md, "Rows
+that miss" item 6. Standard library only.
+"""
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CSV = os.path.join(ROOT, "validation", "data", "h200", "micro_first_round.csv")
+BOX = 16384
+BLOCKS = 264
+A_BASE = 1 << 32
+B_BASE = A_BASE + (1 << 30)
+
+
+def program(tensor, shared, grid):
+    rb = "(cta / 32)" if shared else "cta"
+    cb = "(cta % 32)" if shared else "cta"
+    lines = [f"kernel first_round\ngrid {grid}\nresources regs=32 smem=102400"]
+    if tensor:
+        for name, base in (("a", A_BASE), ("b", B_BASE)):
+            lines.append(f"tensormap {name} dtype=f16 dims=[4096, {BLOCKS * 128}] strides=[8192] "
+                         f"box=[64, 128] base={base:#x}")
+    lines.append("mbarrier full[2] arrivals=1\nrole main warpgroups=1")
+    for s in range(2):
+        lines.append(f"  MB_ARRIVE_EXPECT_TX full[{s}] bytes={2 * BOX}")
+        for name, base, block in (("a", A_BASE, rb), ("b", B_BASE, cb)):
+            if tensor:
+                lines.append(f"  TMA_LOAD {name} [{64 * s}, 128 * {block}] bar=full[{s}]")
+            else:
+                lines.append(f"  BULK_LOAD addr=({base} + ({block} * 2 + {s}) * {BOX}) "
+                             f"bytes={BOX} bar=full[{s}]")
+    for s in range(2):
+        lines.append(f"  MB_WAIT full[{s}] parity=0")
+    lines.append("end\n")
+    return "\n".join(lines)
+
+
+def simulate(binary, tensor, shared, grid, warm, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "p.asim")
+        tl = os.path.join(tmp, "t.json")
+        open(src, "w").write(program(tensor, shared, grid))
+        subprocess.run([binary, "run", *([src, src] if warm else [src]), "--sm-clock-mhz", "1980",
+                        "--set", "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
+                        "--timeline", tl, *extra], check=True, capture_output=True)
+        events = json.load(open(tl))["traceEvents"]
+    # Per CTA slot (SM, slot): its TMA issues and joined mbarrier waits of the measured launch.
+    per = {}
+    for e in events:
+        if e.get("ph") == "X" and e["name"] in ("tma_issue", "wait_mbarrier"):
+            per.setdefault((e["pid"], e["tid"]), []).append(e)
+    cols = [[] for _ in range(6)]
+    for evs in per.values():
+        evs.sort(key=lambda e: e["ts"])
+        issues = [e for e in evs if e["name"] == "tma_issue"]
+        if warm:
+            issues = issues[len(issues) // 2:]
+        t0 = issues[0]["ts"]
+        for i in range(4):
+            cols[i].append(issues[i]["ts"] + issues[i]["dur"] - t0)
+        waits = []
+        for e in evs:
+            if e["name"] != "wait_mbarrier" or e["ts"] < issues[3]["ts"]:
+                continue
+            if waits and abs(waits[-1][1] - e["ts"]) < 0.01:
+                waits[-1][1] = e["ts"] + e["dur"]
+            else:
+                waits.append([e["ts"], e["ts"] + e["dur"]])
+        cols[4].append(waits[0][1] - t0)
+        cols[5].append(waits[-1][1] - t0)
+    return cols
+
+
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(p * len(v)))]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    binary, extra = sys.argv[1], sys.argv[2:]
+    measured = {}
+    if os.path.exists(CSV):
+        for r in csv.DictReader(line for line in open(CSV) if not line.startswith("#")):
+            if r["first_launch"] == "0":
+                measured[(r["tensor"], r["shared"], r["state"], int(r["grid"]))] = r
+    print("| copies | tiles | L2 | grid | issue 1-4 returned (median) | stage 0 median / p90 | "
+          "stage 1 median / p90 | H200 stage 0 / 1 median |")
+    print("|---|---|---|---:|---|---|---|---|")
+    for tensor in (True, False):
+        for shared in (True, False):
+            for warm in (False, True):
+                for grid in (132, 264):
+                    c = simulate(binary, tensor, shared, grid, warm, extra)
+                    key = ("tensor" if tensor else "bulk", "gemm" if shared else "distinct",
+                           "warm" if warm else "cold", grid)
+                    m = measured.get(key)
+                    hw = f"{m['stage0_median']} / {m['stage1_median']}" if m else "not measured"
+                    print(f"| {key[0]} | {key[1]} | {key[2]} | {grid} | "
+                          f"{' / '.join(str(round(statistics.median(x))) for x in c[:4])} | "
+                          f"{statistics.median(c[4]):.0f} / {pct(c[4], 0.9):.0f} | "
+                          f"{statistics.median(c[5]):.0f} / {pct(c[5], 0.9):.0f} | {hw} |")
+
+
+if __name__ == "__main__":
+    main()
