@@ -60,8 +60,14 @@ def simulate(binary, g, size, warm):
                     w[-1][1] = e["ts"] + e["dur"]
                 else:
                     w.append([e["ts"], e["ts"] + e["dur"]])
-        pick = 1 if warm else 0
-        times = [sorted(waits[pid])[pick][1] - sorted(issues[pid])[pick] for pid in issues]
+        # The measured copy is the launch's last (the second launch's when warm); the program
+        # waits once after it, so the copy ends with the last wait slice after its issue (the
+        # slices are not always contiguous: joining by adjacency alone cut some waits short).
+        times = []
+        for pid in issues:
+            issue = sorted(issues[pid])[-1]
+            end = max(w[1] for w in waits[pid] if w[0] >= issue)
+            times.append(end - issue)
         return statistics.median(times) + 40
 
 
