@@ -15,12 +15,13 @@ clock read and the arrive before it, against the measured median.
 Standard library only.
 """
 import csv
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+import sim_timeline
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV = os.path.join(ROOT, "validation", "data", "h200", "micro_cta_start.csv")
@@ -44,30 +45,12 @@ def simulate(binary, g, size, warm):
         subprocess.run([binary, "run", *srcs, "--sm-clock-mhz", "1980", "--set",
                         "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
                         "--timeline", tl], check=True, capture_output=True)
-        # Per SM (one CTA each): its TMA issues and its waits. A wait is drawn as several
-        # back-to-back wait_mbarrier slices (the try_wait before the hold has passed, then the
-        # blocked wait); they are joined. A copy's time runs from its issue to the end of the
-        # wait that follows it.
-        issues, waits = {}, {}
-        for e in json.load(open(tl))["traceEvents"]:
-            if e.get("ph") != "X" or e.get("tid") != 0:
-                continue
-            if e["name"] == "tma_issue":
-                issues.setdefault(e["pid"], []).append(e["ts"])
-            elif e["name"] == "wait_mbarrier":
-                w = waits.setdefault(e["pid"], [])
-                if w and abs(w[-1][1] - e["ts"]) < 0.01:
-                    w[-1][1] = e["ts"] + e["dur"]
-                else:
-                    w.append([e["ts"], e["ts"] + e["dur"]])
-        # The measured copy is the launch's last (the second launch's when warm); the program
-        # waits once after it, so the copy ends with the last wait slice after its issue (the
-        # slices are not always contiguous: joining by adjacency alone cut some waits short).
+        # Per SM (one CTA each): the launch's last copy (the second launch's when warm), from its
+        # issue to the moment its wait saw it complete.
         times = []
-        for pid in issues:
-            issue = sorted(issues[pid])[-1]
-            end = max(w[1] for w in waits[pid] if w[0] >= issue)
-            times.append(end - issue)
+        for copies, waits in sim_timeline.threads(tl).values():
+            issue, _, done = copies[-1]
+            times.append(sim_timeline.seen(waits, done) - issue)
         return statistics.median(times) + 40
 
 

@@ -16,12 +16,13 @@ after its first copy where asyncsim has ~1700 (later rounds agree), validation/R
 that miss" item 6. Standard library only.
 """
 import csv
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+import sim_timeline
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV = os.path.join(ROOT, "validation", "data", "h200", "micro_first_round.csv")
@@ -62,31 +63,18 @@ def simulate(binary, tensor, shared, grid, warm, extra):
         subprocess.run([binary, "run", *([src, src] if warm else [src]), "--sm-clock-mhz", "1980",
                         "--set", "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
                         "--timeline", tl, *extra], check=True, capture_output=True)
-        events = json.load(open(tl))["traceEvents"]
-    # Per CTA slot (SM, slot): its TMA issues and joined mbarrier waits of the measured launch.
-    per = {}
-    for e in events:
-        if e.get("ph") == "X" and e["name"] in ("tma_issue", "wait_mbarrier"):
-            per.setdefault((e["pid"], e["tid"]), []).append(e)
+        per_thread = sim_timeline.threads(tl)
+    # Per CTA slot: the measured launch's four copies (the last four when warm), from the first
+    # one's issue: when each issue returned, and when the wait saw each stage's two copies.
     cols = [[] for _ in range(6)]
-    for evs in per.values():
-        evs.sort(key=lambda e: e["ts"])
-        issues = [e for e in evs if e["name"] == "tma_issue"]
-        if warm:
-            issues = issues[len(issues) // 2:]
-        t0 = issues[0]["ts"]
+    for copies, waits in per_thread.values():
+        copies = copies[-4:]
+        t0 = copies[0][0]
         for i in range(4):
-            cols[i].append(issues[i]["ts"] + issues[i]["dur"] - t0)
-        waits = []
-        for e in evs:
-            if e["name"] != "wait_mbarrier" or e["ts"] < issues[3]["ts"]:
-                continue
-            if waits and abs(waits[-1][1] - e["ts"]) < 0.01:
-                waits[-1][1] = e["ts"] + e["dur"]
-            else:
-                waits.append([e["ts"], e["ts"] + e["dur"]])
-        cols[4].append(waits[0][1] - t0)
-        cols[5].append(waits[-1][1] - t0)
+            cols[i].append(copies[i][1] - t0)
+        for s in range(2):
+            done = max(copies[2 * s][2], copies[2 * s + 1][2])
+            cols[4 + s].append(sim_timeline.seen(waits, done) - t0)
     return cols
 
 

@@ -21,8 +21,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import sim_timeline  # noqa: E402 (validation/)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # capture, CTAs in the first round, copies in the prologue (before the first MB_WAIT), clock
+COPIES_PER_CTA = 2 * 4096 // 64  # every kernel below has K = 4096
 KERNELS = [("gemm_2048x4096x4096_w4", 264, 4, 1491),
            ("gemm_2048x4096x4096_w8", 132, 4, 1653),
            ("gemm_4096x4096x4096_w4", 264, 4, 1470),
@@ -66,44 +70,18 @@ def simulated(binary, name, prologue, mhz, extra):
         tl = os.path.join(tmp, "t.json")
         subprocess.run([binary, "run", path, "--sm-clock-mhz", str(mhz), "--timeline", tl,
                         *extra], check=True, capture_output=True)
-        events = json.load(open(tl))["traceEvents"]
-    per = collections.defaultdict(list)
-    for e in events:
-        if e.get("ph") == "X" and e.get("tid") == 0 and e["name"] in (
-                "tma_issue", "wait_mbarrier", "wait_store"):
-            per[e["pid"]].append(e)
+        per_thread = sim_timeline.threads(tl)
     out = {True: ([], [], []), False: ([], [], [])}
-    for events in per.values():
-        events.sort(key=lambda e: e["ts"])
-        # One SM slot runs its CTAs one after another; a CTA ends with its C store's wait.
-        ctas = [[]]
-        for e in events:
-            ctas[-1].append(e)
-            if e["name"] == "wait_store":
-                ctas.append([])
-        for i, cta in enumerate(ctas):
-            issues = [e for e in cta if e["name"] == "tma_issue"]
-            if len(issues) < prologue + 2:
-                continue
-
-            def wait_after(t):
-                span = None
-                for e in cta:
-                    if e["name"] != "wait_mbarrier" or e["ts"] < t:
-                        continue
-                    if span is None:
-                        span = [e["ts"], e["ts"] + e["dur"]]
-                    elif abs(span[1] - e["ts"]) < 0.01:
-                        span[1] = e["ts"] + e["dur"]
-                    else:
-                        break
-                return span[1]
-
-            t0 = issues[0]["ts"]
+    for copies, waits in per_thread.values():
+        # One SM slot runs its CTAs (a persistent CTA its tiles) one after another, each K / 64
+        # stages of two copies.
+        for i in range(0, len(copies) - prologue - 1, COPIES_PER_CTA):
+            cta = copies[i:i + COPIES_PER_CTA]
+            t0 = cta[0][0]
             s0, s1, last = out[i == 0]
-            s0.append(wait_after(issues[prologue - 1]["ts"] + issues[prologue - 1]["dur"]) - t0)
-            s1.append(wait_after(issues[prologue + 1]["ts"] + issues[prologue + 1]["dur"]) - t0)
-            last.append(issues[prologue - 1]["dur"])
+            for s, col in ((0, s0), (1, s1)):
+                col.append(sim_timeline.seen(waits, max(cta[2 * s][2], cta[2 * s + 1][2])) - t0)
+            last.append(cta[prologue - 1][1] - cta[prologue - 1][0])
     return out
 
 
