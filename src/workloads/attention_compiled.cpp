@@ -17,11 +17,14 @@ namespace asyncsim::workloads {
 constexpr int64_t kTritonScalarInstr = 108 - 12;
 // Two butterfly shuffles per row reduction (max and sum), two rows per thread in the m64 layout.
 constexpr int64_t kReductionShuffles = 2 * 2 * 2;
-// The causal mask's instructions per score element, in hundredths (ncu, see softmax_counts):
-// 290 / 64 per thread at BN = 128, 111 / 32 at BN = 64.
-constexpr int64_t kPerElementScale = 100;
-constexpr int64_t kCausalMaskPerElementBn128 = 453;
-constexpr int64_t kCausalMaskPerElementBn64 = 347;
+// The causal mask's instructions per thread and K/V tile, and the scores a thread holds in that
+// tile (ncu, see softmax_counts): 290 for 64 at BN = 128, 111 for 32 at BN = 64.
+struct MaskCost {
+  int64_t instructions;
+  int64_t scores;
+};
+constexpr MaskCost kCausalMaskBn128{290, 64};
+constexpr MaskCost kCausalMaskBn64{111, 32};
 
 SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, bool masked,
                              bool causal) {
@@ -51,8 +54,8 @@ SoftmaxCounts softmax_counts(AttentionVariant v, int tm, int tn, int head_dim, b
     // FSEL, ISETP, LOP3, SEL, SHF, VIADD and IMAD (validation/data/h200/sass/attn_*_causal.sass),
     // and sm__inst_executed_pipe_alu goes from 12.6 / 16.5 % of peak to 32.3 / 40.9 % (BN = 128,
     // D = 128 / 64) while the FMA pipe stays at 12-14 %.
-    c.int_ops += tile * (tn >= 128 ? kCausalMaskPerElementBn128 : kCausalMaskPerElementBn64) /
-                 kPerElementScale;
+    const MaskCost& m = tn >= 128 ? kCausalMaskBn128 : kCausalMaskBn64;
+    c.int_ops += tile * m.instructions / m.scores;
   } else if (masked) {
     // A ragged-only mask (key < S) and FA3's (no SASS at hand): one compare and a select.
     c.int_ops += tile;

@@ -50,14 +50,14 @@ TEST(AttentionSoftmax, TritonAndMaskingAddTheirOperations) {
   const auto masked = workloads::softmax_counts(AttentionVariant::kFa3, 64, 128, 64, true);
   EXPECT_EQ(masked.int_ops, 64 * 128);
   EXPECT_EQ(masked.fp32, 3 * 64 * 128 + 64 * 64);
-  // Triton's causal mask: the ncu instruction counts of its causal builds per score, all on
-  // the half-rate ALU pipe (4.53 at BN = 128, 3.47 at BN = 64), the select among them; its
-  // ragged-only mask one compare and a select.
+  // Triton's causal mask: the ncu instruction counts of its causal builds, all on the
+  // half-rate ALU pipe (290 per thread for 64 scores at BN = 128, 111 for 32 at BN = 64), the
+  // select among them; its ragged-only mask one compare and a select.
   const auto triton = workloads::softmax_counts(AttentionVariant::kTriton, 64, 128, 64, true, true);
-  EXPECT_EQ(triton.int_ops, 64 * 128 + 64 * 128 * 453 / 100);
+  EXPECT_EQ(triton.int_ops, 64 * 128 + 64 * 128 * 290 / 64);
   EXPECT_EQ(triton.fp32, 3 * 64 * 128 + 64 * 64);
   EXPECT_EQ(workloads::softmax_counts(AttentionVariant::kTriton, 64, 64, 64, true, true).int_ops,
-            64 * 64 + 64 * 64 * 347 / 100);
+            64 * 64 + 64 * 64 * 111 / 32);
   const auto ragged = workloads::softmax_counts(AttentionVariant::kTriton, 64, 128, 64, true);
   EXPECT_EQ(ragged.int_ops, 2 * 64 * 128);
   EXPECT_EQ(ragged.fp32, 4 * 64 * 128 + 64 * 64);
