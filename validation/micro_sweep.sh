@@ -56,6 +56,9 @@ mem_bw micro_mem_bw.csv
 dram_repeat micro_dram_repeat_quantiles.csv
 dram_bank micro_dram_bank_median.csv
 LIST
+  # tma_latency's samples are one line each (or one box): a hit or a miss, so past 48 MiB its
+  # medians sit on the edge between the two modes; the means follow the hit fraction.
+  echo "(mean_cycles) $(run tma_latency "$D/micro_tma_latency.csv" --metric mean_cycles "$@")"
   exit 0
 fi
 for m in tma_latency tma_size tma_issue tma_loop tma_stride tma_bw mem_bw l2_hot l2_hot_slots \

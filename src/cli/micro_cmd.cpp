@@ -29,6 +29,7 @@ struct MicroCmd {
   std::vector<std::string> sets;
   double sm_clock_mhz = 0;
   std::string compare;
+  std::string metric;  // --metric COLUMN: the column compared instead of the micro's own
   std::vector<std::string> where;
   MicroOptions options;
   int jobs = 1;
@@ -232,7 +233,24 @@ void print_row(const std::vector<std::string>& cols, const MicroRow& r) {
 }
 
 int run_micro(const MicroCmd& o) {
-  const MicroBench& b = find_micro(o.name, "micro");
+  MicroBench b = find_micro(o.name, "micro");
+  if (!o.metric.empty()) {
+    if (o.compare.empty()) {
+      throw_input_error("--metric " + o.metric, "needs --compare (it names the column compared)");
+    }
+    const bool key = std::find(b.keys.begin(), b.keys.end(), o.metric) != b.keys.end();
+    if (key || std::find(b.columns.begin(), b.columns.end(), o.metric) == b.columns.end()) {
+      std::vector<std::string> allowed;
+      for (const std::string& col : b.columns) {
+        if (std::find(b.keys.begin(), b.keys.end(), col) == b.keys.end()) {
+          allowed.push_back(col);
+        }
+      }
+      throw_input_error("--metric " + o.metric, "{} has no measured column '{}' (one of: {})",
+                        b.name, o.metric, fmt::join(allowed, ", "));
+    }
+    b.metric = o.metric;
+  }
   GpuConfig c = load_gpu_config(o.gpu, o.sets);
   if (o.sm_clock_mhz != 0) {
     apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
@@ -347,6 +365,9 @@ void add_micro_command(CLI::App& app) {
   cmd->add_option("--compare", o->compare,
                   "a measured CSV (validation/data/h200/micro_NAME.csv): simulate its points and "
                   "print measured vs simulated with the error of each");
+  cmd->add_option("--metric", o->metric,
+                  "with --compare: the column compared (default: the micro's own, e.g. "
+                  "median_cycles; mean_cycles, p10_cycles ... where both sides have it)");
   cmd->add_option("--where", o->where,
                   "only points with COLUMN=V1[,V2...] (repeatable; all must match)");
   cmd->add_option("--max-bytes", o->options.max_bytes,

@@ -47,6 +47,37 @@ TEST(Micro, TmaLatencyRegimesAreOrdered) {
   EXPECT_NE(o.out.find("# summary: 3 points"), std::string::npos) << o.out;
 }
 
+// --metric compares another column both sides have. The 128-B box's samples are each one line,
+// an L2 hit (~300 cycles) or a miss (~700): past 48 MiB the median jumps between the modes while
+// the mean follows the hit fraction; on the H200 (micro_tma_latency.csv) the mean rises 488 ->
+// 534 -> 596 cycles at 56 / 64 / 96 MiB, and the model's must too, each within 10 %.
+TEST(Micro, TmaLatencyComparesTheMeanOfItsTwoModes) {
+  const Outcome o = run("micro tma_latency --compare " + kData +
+                        "micro_tma_latency.csv --metric mean_cycles --where box_bytes=128 "
+                        "--where working_set_bytes=58720256,67108864,100663296 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("measured_mean_cycles,simulated_mean_cycles"), std::string::npos) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 3u) << o.out;
+  EXPECT_EQ(r[0][2], "487.6");
+  EXPECT_EQ(r[2][2], "595.7");
+  for (const auto& row : r) {
+    EXPECT_LT(std::abs(std::stod(row[4])), 10.0) << o.out;
+  }
+  EXPECT_LT(std::stod(r[0][3]), std::stod(r[1][3])) << o.out;
+  EXPECT_LT(std::stod(r[1][3]), std::stod(r[2][3])) << o.out;
+  const Outcome key = run("micro tma_latency --compare " + kData +
+                          "micro_tma_latency.csv --metric box_bytes");
+  EXPECT_EQ(key.code, 2);
+  EXPECT_NE(key.out.find("--metric box_bytes: tma_latency has no measured column 'box_bytes' "
+                         "(one of: samples, min_cycles"),
+            std::string::npos)
+      << key.out;
+  const Outcome alone = run("micro tma_latency --metric mean_cycles");
+  EXPECT_EQ(alone.code, 2);
+  EXPECT_NE(alone.out.find("needs --compare"), std::string::npos) << alone.out;
+}
+
 // The DRAM plateau bandwidth: 132 SMs x 16 slots x 8 KB bulk copies streaming from DRAM reach
 // 4557 GB/s on the H200; the model must be within 5 % (256 MiB streamed).
 TEST(Micro, DramStreamingBandwidthMatchesTheH200) {
