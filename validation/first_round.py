@@ -8,7 +8,9 @@ Each CTA arms 2 stages of two 16 KB copies (A, then B: 64 fp16 columns x 128 row
 whose rows are 8 KB apart, or the same bytes as bulk copies) and waits for each stage. Columns
 as the .cu prints them: the cycle at which each copy's issue returned and the stage arrivals
 (median and p90 over CTAs), counted from the CTA's first copy. cold = the launch alone (cold
-L2), warm = the same launch twice on one GPU (`asyncsim run P P`), the second measured. The
+L2), warm = the same launch twice on one GPU (`asyncsim run P P`), the second measured, written =
+a store kernel writing A's first 16 MB and B's first 32 MB, then the launch (the traced GEMMs'
+inputs were written by torch.randn just before them). The
 .cu's t0 is read before its first issue, so the H200 columns carry ~10 cycles more. Simulated at
 1980 MHz with the kernel and CTA launch costs off (the hardware clocks from inside the CTA).
 Why: the Proton traces of the Triton GEMMs put a first-round CTA's stage 0 at ~2800-3400 cycles
@@ -30,6 +32,8 @@ BOX = 16384
 BLOCKS = 264
 A_BASE = 1 << 32
 B_BASE = A_BASE + (1 << 30)
+WRITTEN_A = 16 << 20  # first_round.cu's written state: 2048 x 4096 fp16
+WRITTEN_B = 32 << 20  # 4096 x 4096 fp16
 
 
 def program(tensor, shared, grid):
@@ -55,12 +59,40 @@ def program(tensor, shared, grid):
     return "\n".join(lines)
 
 
-def simulate(binary, tensor, shared, grid, warm, extra):
+def writer(base_a, base_b):
+    """The `written` state's store kernel: A's first 16 MB and B's first 32 MB written once by
+    1056 CTAs of one warpgroup, 16 B per thread per store (fill_kernel's grid-stride order, a
+    warpgroup's 2 KB a store)."""
+    chunk = 2048
+    units = (WRITTEN_A + WRITTEN_B) // chunk
+    a_units = WRITTEN_A // chunk
+    ctas = 1056
+    return "\n".join([
+        "kernel fill\ngrid 1056\nresources regs=16 smem=0\nrole main warpgroups=1",
+        f"  loop j = 0, cdiv(({units} - cta), {ctas})",
+        f"    if (cta + j * {ctas}) < {a_units}",
+        f"      ST_GLOBAL addr={base_a} + (cta + j * {ctas}) * {chunk} bytes={chunk}",
+        "    end",
+        f"    if (cta + j * {ctas}) >= {a_units}",
+        f"      ST_GLOBAL addr={base_b} + (cta + j * {ctas} - {a_units}) * {chunk} bytes={chunk}",
+        "    end",
+        "  end",
+        "end\n"])
+
+
+def simulate(binary, tensor, shared, grid, state, extra):
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.asim")
         tl = os.path.join(tmp, "t.json")
         open(src, "w").write(program(tensor, shared, grid))
-        subprocess.run([binary, "run", *([src, src] if warm else [src]), "--sm-clock-mhz", "1980",
+        seq = [src]
+        if state == "warm":
+            seq = [src, src]
+        elif state == "written":
+            fill = os.path.join(tmp, "fill.asim")
+            open(fill, "w").write(writer(A_BASE, B_BASE))
+            seq = [fill, src]
+        subprocess.run([binary, "run", *seq, "--sm-clock-mhz", "1980",
                         "--set", "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
                         "--timeline", tl, *extra], check=True, capture_output=True)
         per_thread = sim_timeline.threads(tl)
@@ -97,11 +129,11 @@ def main():
     print("|---|---|---|---:|---|---|---|---|")
     for tensor in (True, False):
         for shared in (True, False):
-            for warm in (False, True):
+            for state in ("cold", "warm", "written"):
                 for grid in (132, 264):
-                    c = simulate(binary, tensor, shared, grid, warm, extra)
+                    c = simulate(binary, tensor, shared, grid, state, extra)
                     key = ("tensor" if tensor else "bulk", "gemm" if shared else "distinct",
-                           "warm" if warm else "cold", grid)
+                           state, grid)
                     m = measured.get(key)
                     hw = f"{m['stage0_median']} / {m['stage1_median']}" if m else "not measured"
                     print(f"| {key[0]} | {key[1]} | {key[2]} | {grid} | "
