@@ -12,6 +12,7 @@
 #     (CEILING_POINTS="layout:C:S:skew;..." CEIL_NAME=NAME: other points, into micro_NAME.csv)
 #   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
 #   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
+#   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -36,7 +37,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw OUT}
 OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|membw|dram|tmabw OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
@@ -106,6 +107,10 @@ case "$part" in
   firstround)
     build first_round
     MICRO_NAMES=first_round MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
+    ;;
+  place)
+    build cta_place
+    MICRO_NAMES=cta_place MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
   tmabw)
     # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
