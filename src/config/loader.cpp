@@ -201,7 +201,12 @@ GpuConfig load_gpu_config(const std::string& name_or_path,
     }
     apply_override(config, ov.substr(0, eq), ov.substr(eq + 1), "--set " + ov);
   }
-  check_consistency(config, path);
+  // A combination that only the overrides made inconsistent names them too.
+  std::string where = path;
+  for (const auto& ov : overrides) {
+    where += " --set " + ov;
+  }
+  check_consistency(config, where);
   return config;
 }
 

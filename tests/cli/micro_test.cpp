@@ -66,8 +66,8 @@ TEST(Micro, TmaLatencyComparesTheMeanOfItsTwoModes) {
   }
   EXPECT_LT(std::stod(r[0][3]), std::stod(r[1][3])) << o.out;
   EXPECT_LT(std::stod(r[1][3]), std::stod(r[2][3])) << o.out;
-  const Outcome key = run("micro tma_latency --compare " + kData +
-                          "micro_tma_latency.csv --metric box_bytes");
+  const Outcome key =
+      run("micro tma_latency --compare " + kData + "micro_tma_latency.csv --metric box_bytes");
   EXPECT_EQ(key.code, 2);
   EXPECT_NE(key.out.find("--metric box_bytes: tma_latency has no measured column 'box_bytes' "
                          "(one of: samples, min_cycles"),

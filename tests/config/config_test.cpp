@@ -83,6 +83,10 @@ TEST(Config, BadValuesAreRejectedWithTheirRange) {
               std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("gives 204"), std::string::npos) << e.what();
+    // A combination only the overrides made: the message names them, not just the file.
+    EXPECT_NE(std::string(e.what()).find("--set l2.set_index=xor --set l2.slices=120"),
+              std::string::npos)
+        << e.what();
   }
   // sm.tpc_gpcs names one GPC per TPC: a count of SMs it does not cover, or a GPC beyond
   // sm.gpcs, is refused; an empty list falls back to TPC t in GPC t mod sm.gpcs.
