@@ -12,12 +12,9 @@ Simulated at 1980 MHz with the kernel and CTA launch costs off; the time from th
 to the end of its wait plus 40 cycles for the clock read and the arrive, as cta_start.py does.
 Standard library only.
 """
-import csv
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
 import sim_timeline
 
@@ -66,30 +63,19 @@ def program(sms, size):
 
 
 def simulate(binary, sms, size, extra):
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "p.asim")
-        tl = os.path.join(tmp, "t.json")
-        open(src, "w").write(program(sms, size))
-        subprocess.run([binary, "run", src, src, "--sm-clock-mhz", "1980", "--set",
-                        "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
-                        "--timeline", tl, *extra], check=True, capture_output=True)
-        times = []
-        for copies, waits in sim_timeline.threads(tl).values():
-            issue, _, done = copies[-1]
-            times.append(sim_timeline.seen(waits, done) - issue + 40)
-        if len(times) != len(sms):
-            raise SystemExit(f"{len(times)} copies timed for {len(sms)} SMs")
-        return statistics.median(times), max(times)
+    text = program(sms, size)
+    times = [t + 40 for t in
+             sim_timeline.last_copy_cycles(sim_timeline.run_bare(binary, [text, text], extra))]
+    if len(times) != len(sms):
+        raise SystemExit(f"{len(times)} copies timed for {len(sms)} SMs")
+    return statistics.median(times), max(times)
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     binary, extra = sys.argv[1], sys.argv[2:]
-    measured = {}
-    if os.path.exists(CSV):
-        for r in csv.DictReader(line for line in open(CSV) if not line.startswith("#")):
-            measured[(r["set"], int(r["size_bytes"]))] = r
+    measured = {(r["set"], int(r["size_bytes"])): r for r in sim_timeline.measured_rows(CSV)}
     print("| set | SMs | bytes | H200 median / max | simulated median / max | error (median) |")
     print("|---|---:|---:|---|---|---:|")
     for size in (32768, 8192):

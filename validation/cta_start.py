@@ -14,12 +14,9 @@ the simulated time from the copy's issue to the end of its wait, plus 40 cycles 
 clock read and the arrive before it, against the measured median.
 Standard library only.
 """
-import csv
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
 import sim_timeline
 
@@ -36,28 +33,17 @@ def program(g, size):
 
 
 def simulate(binary, g, size, warm):
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "p.asim")
-        tl = os.path.join(tmp, "t.json")
-        open(src, "w").write(program(g, size))
-        # state l2: the same launch twice (the L2 carries over), the second one measured.
-        srcs = [src, src] if warm else [src]
-        subprocess.run([binary, "run", *srcs, "--sm-clock-mhz", "1980", "--set",
-                        "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
-                        "--timeline", tl], check=True, capture_output=True)
-        # Per SM (one CTA each): the launch's last copy (the second launch's when warm), from its
-        # issue to the moment its wait saw it complete.
-        times = []
-        for copies, waits in sim_timeline.threads(tl).values():
-            issue, _, done = copies[-1]
-            times.append(sim_timeline.seen(waits, done) - issue)
-        return statistics.median(times) + 40
+    # state l2: the same launch twice (the L2 carries over), the second one measured. Per SM (one
+    # CTA each): the launch's last copy, from its issue to the moment its wait saw it complete.
+    text = program(g, size)
+    per_thread = sim_timeline.run_bare(binary, [text, text] if warm else [text])
+    return statistics.median(sim_timeline.last_copy_cycles(per_thread)) + 40
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    rows = [r for r in csv.DictReader(line for line in open(CSV) if not line.startswith("#"))
+    rows = [r for r in sim_timeline.measured_rows(CSV)
             if r["place"] == "contig" and r["state"] in ("dram", "l2")]
     print("| state | CTAs | bytes | H200 median | simulated | error |")
     print("|---|---:|---:|---:|---:|---:|")

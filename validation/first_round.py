@@ -17,12 +17,9 @@ Why: the Proton traces of the Triton GEMMs put a first-round CTA's stage 0 at ~2
 after its first copy where asyncsim has ~1700 (later rounds agree), validation/README.md, "Rows
 that miss" item 6. Standard library only.
 """
-import csv
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
 import sim_timeline
 
@@ -81,21 +78,10 @@ def writer(base_a, base_b):
 
 
 def simulate(binary, tensor, shared, grid, state, extra):
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "p.asim")
-        tl = os.path.join(tmp, "t.json")
-        open(src, "w").write(program(tensor, shared, grid))
-        seq = [src]
-        if state == "warm":
-            seq = [src, src]
-        elif state == "written":
-            fill = os.path.join(tmp, "fill.asim")
-            open(fill, "w").write(writer(A_BASE, B_BASE))
-            seq = [fill, src]
-        subprocess.run([binary, "run", *seq, "--sm-clock-mhz", "1980",
-                        "--set", "sm.kernel_launch_cycles=0", "--set", "sm.cta_launch_cycles=0",
-                        "--timeline", tl, *extra], check=True, capture_output=True)
-        per_thread = sim_timeline.threads(tl)
+    text = program(tensor, shared, grid)
+    seq = {"cold": [text], "warm": [text, text],
+           "written": [writer(A_BASE, B_BASE), text]}[state]
+    per_thread = sim_timeline.run_bare(binary, seq, extra)
     # Per CTA slot: the measured launch's four copies (the last four when warm), from the first
     # one's issue: when each issue returned, and when the wait saw each stage's two copies.
     cols = [[] for _ in range(6)]
@@ -119,11 +105,8 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     binary, extra = sys.argv[1], sys.argv[2:]
-    measured = {}
-    if os.path.exists(CSV):
-        for r in csv.DictReader(line for line in open(CSV) if not line.startswith("#")):
-            if r["first_launch"] == "0":
-                measured[(r["tensor"], r["shared"], r["state"], int(r["grid"]))] = r
+    measured = {(r["tensor"], r["shared"], r["state"], int(r["grid"])): r
+                for r in sim_timeline.measured_rows(CSV) if r["first_launch"] == "0"}
     print("| copies | tiles | L2 | grid | issue 1-4 returned (median) | stage 0 median / p90 | "
           "stage 1 median / p90 | H200 stage 0 / 1 median |")
     print("|---|---|---|---:|---|---|---|---|")
