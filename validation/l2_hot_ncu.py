@@ -18,6 +18,8 @@ SM clock.
   python3 validation/l2_hot_ncu.py tma_bw     # micro_tma_bw.csv's l2 points with
                                               # ncu_l2/tma_bw_raw.csv (6 launches a point: the
                                               # warm-up and 5 timed; the last is printed)
+  python3 validation/l2_hot_ncu.py tma_bw_dram  # the same with dram__bytes_read.sum
+                                              # (ncu_l2/tma_bw_dram_raw.csv, next_batch.sh tmabwdram)
 
 With dram__bytes_read.sum among the metrics it also prints the DRAM bytes read per L2 read
 sector byte (0 where a re-read stream stays in the L2).
@@ -49,11 +51,14 @@ PER_POINT = {"tma_bw": 6}
 
 def main():
     arg = sys.argv[1] if len(sys.argv) > 1 else ""
+    raw_tag = ""
     if arg in ("pairs", "mem_bw", "tma_bw", "ceiling"):
         name, tag = {"pairs": "l2_pairs", "ceiling": "l2_ceiling"}.get(arg, arg), ""
+    elif arg == "tma_bw_dram":  # tma_bw's points, a second ncu run with the DRAM counter
+        name, tag, raw_tag = "tma_bw", "", "_dram"
     else:
         name, tag = "l2_hot", "_" + arg if arg else ""
-    raw = os.path.join(DATA, "ncu_l2", f"{name}{tag}_raw.csv")
+    raw = os.path.join(DATA, "ncu_l2", f"{name}{tag}{raw_tag}_raw.csv")
     if not os.path.exists(raw):
         raise SystemExit(f"l2_hot_ncu.py: {os.path.relpath(raw, HERE)} does not exist: not measured "
                          "yet (validation/README.md, Shared tiles, has the ncu command)")

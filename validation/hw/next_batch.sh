@@ -7,6 +7,7 @@
 #   bash validation/hw/next_batch.sh membw  $OUT   # mem_bw's read points under ncu (~3 min)
 #   bash validation/hw/next_batch.sh dram   $OUT   # dram_bank: which lines share a bank (~1 min)
 #   bash validation/hw/next_batch.sh tmabw  $OUT   # tma_bw's L2 points under ncu (~3 min)
+#   bash validation/hw/next_batch.sh tmabwdram $OUT  # the same with dram__bytes_read.sum (~3 min)
 #   bash validation/hw/next_batch.sh slicebits $OUT   # same-slice pairs over address bits 1-13 (~1 min)
 #   bash validation/hw/next_batch.sh ceiling $OUT     # one SM / TPC / chip with 1-8 CTAs per SM, timed and ncu (~1 min)
 #     (CEILING_POINTS="layout:C:S:skew;..." CEIL_NAME=NAME: other points, into micro_NAME.csv)
@@ -20,6 +21,7 @@
 #           -> validation/data/h200/ncu_l2/, then `python3 validation/l2_slice_map.py`
 #   dram:   OUT/micro_dram_bank.csv -> validation/data/h200/, then `python3 validation/dram_bank.py`
 #   tmabw:  OUT/ncu_l2/tma_bw_raw.csv -> `python3 validation/l2_hot_ncu.py tma_bw` (6 launches a point)
+#   tmabwdram: OUT/ncu_l2/tma_bw_dram_raw.csv (+ _provenance.txt) -> `python3 validation/l2_hot_ncu.py tma_bw_dram`
 #   burst:  OUT/micro_cta_start_ncu_points.csv (cta_start.cu's rows, timed under ncu), OUT/ncu_l2/
 #           cta_start_raw.csv (per launch, in the rows' order: 6 launches a row, the first the
 #           warm-up): whether the L2 slices (lts__t_sectors, lts2xbar cycles) or something before
@@ -37,8 +39,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|membw|dram|tmabw OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
@@ -120,6 +122,15 @@ case "$part" in
     profile "tma_bw ncu" 500 "$OUT/ncu_l2/tma_bw_raw.csv" "$OUT/micro_tma_bw_ncu_points.csv" \
       --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" "$BUILD/tma_bw"
     ;;
+  tmabwdram)
+    # tmabw again with dram__bytes_read.sum: does the H200 read the 2-slot point's misses from
+    # DRAM (the model: 5 % of lookups, so nearly every 8 KB copy waits for DRAM) or from the far
+    # partition and in-flight fills (validation/README.md, Memory bandwidth)?
+    build tma_bw
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics and dram__bytes_read.sum, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw_dram_provenance.txt"
+    profile "tma_bw dram ncu" 500 "$OUT/ncu_l2/tma_bw_dram_raw.csv" "$OUT/micro_tma_bw_dram_ncu_points.csv" \
+      --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS,dram__bytes_read.sum" "$BUILD/tma_bw"
+    ;;
   membw)
     build mem_bw
     MEMBW_NCU=1 profile "mem_bw ncu" 400 "$OUT/ncu_l2/mem_bw_raw.csv" "$OUT/micro_mem_bw_ncu_points.csv" \
@@ -129,5 +140,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|membw|dram|tmabw OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT"; exit 2 ;;
 esac
