@@ -14,6 +14,7 @@
 #   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
 #   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
 #   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
+#   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -31,6 +32,7 @@
 #   firstround: OUT/micro_first_round.csv -> validation/data/h200/, then
 #           `python3 validation/first_round.py build/asyncsim` (what the first stages of a GEMM's first
 #           round wait for: tensor maps, lines many SMs ask for at once, the cold start)
+#   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
 #               which the ncu run repeats)
@@ -39,8 +41,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT}
+part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT}
+OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
@@ -122,6 +124,10 @@ case "$part" in
     profile "tma_bw ncu" 500 "$OUT/ncu_l2/tma_bw_raw.csv" "$OUT/micro_tma_bw_ncu_points.csv" \
       --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" "$BUILD/tma_bw"
     ;;
+  ring)
+    build tma_ring
+    MICRO_NAMES=tma_ring MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
+    ;;
   tmabwdram)
     # tmabw again with dram__bytes_read.sum: does the H200 read the 2-slot point's misses from
     # DRAM (the model: 5 % of lookups, so nearly every 8 KB copy waits for DRAM) or from the far
@@ -140,5 +146,5 @@ case "$part" in
     build dram_bank
     MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     ;;
-  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|firstround|place|membw|dram|tmabw|tmabwdram OUT"; exit 2 ;;
+  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT"; exit 2 ;;
 esac
