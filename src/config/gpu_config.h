@@ -190,6 +190,7 @@ struct MemParams {
   double noc_sm_port_bytes_per_cycle = 0;
   double noc_slice_port_bytes_per_cycle = 0;
   double noc_slice_in_port_bytes_per_cycle = 0;  // the slice's incoming port (store data)
+  double noc_gpc_port_bytes_per_cycle = 0;       // a GPC's shared response port (0: none)
   int noc_queue_bytes = 0;  // an SM's port backlog beyond which its TMA generator stalls
   double dram_clock_mhz = 0;
   int dram_channels = 0;

@@ -216,6 +216,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "noc.slice_in_port_bytes_per_cycle", "B/L2 cycle",
       "crossbar bandwidth of one L2 slice's incoming port: store data (noc.model=ports)",
       [](GpuConfig& c) -> double& { return c.mem.noc_slice_in_port_bytes_per_cycle; }, 1e-3, 1e5));
+  s.push_back(float_param(
+      "noc.gpc_port_bytes_per_cycle", "B/L2 cycle",
+      "crossbar bandwidth into one GPC, shared by its SMs' responses before each SM's own port "
+      "(noc.model=ports; 0: no GPC port); a response merged in the GPC's request coalescer "
+      "crosses it once",
+      [](GpuConfig& c) -> double& { return c.mem.noc_gpc_port_bytes_per_cycle; }, 0, 1e5));
   s.push_back(int_param(
       "noc.queue_bytes", "bytes",
       "backlog of an SM's crossbar port beyond which its TMA generator stalls (back-pressure)",

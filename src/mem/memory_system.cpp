@@ -442,10 +442,14 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     ++m_stats.partial_sector_reads;
   }
   if (m_noc_ports) {
-    // The response leaves through the serving slice's port, then enters the SM's port. Both are
-    // booked when the request is processed, for data ready later (a DRAM fill lies far ahead),
-    // so they keep calendars: a response ready earlier takes the idle time before such a one.
+    // The response leaves through the serving slice's port, enters its GPC's port (shared by
+    // the GPC's SMs, noc.gpc_port_bytes_per_cycle), then the SM's port. All are booked when the
+    // request is processed, for data ready later (a DRAM fill lies far ahead), so they keep
+    // calendars: a response ready earlier takes the idle time before such a one.
     Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, nsect);
+    if (!m_gpc_in.empty()) {
+      wait += port_wait(m_gpc_in[m_gpc_of_sm[req.sm]], t, done + wait, nsect);
+    }
     wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
     done += wait;
   }

@@ -458,6 +458,8 @@ class MemorySystem {
   Time m_queue_ps = 0;
   std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
   std::vector<SlotCalendar> m_slice_out;
+  std::vector<SlotCalendar> m_gpc_in;  // noc.gpc_port_bytes_per_cycle; empty: none
+  std::vector<uint16_t> m_gpc_of_sm;
   std::vector<Time> m_sm_out_free;
   std::vector<Time> m_slice_in_free;
   std::vector<Time> m_channel_free;

@@ -161,6 +161,13 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
     m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
     m_slice_out.assign(static_cast<size_t>(m_num_slices), slot(m_slice_port_ps_per_byte));
+    if (config.mem.noc_gpc_port_bytes_per_cycle > 0) {
+      m_gpc_in.assign(static_cast<size_t>(config.sm.gpcs),
+                      slot(m_l2_clock.period_ps / config.mem.noc_gpc_port_bytes_per_cycle));
+      for (int sm = 0; sm < config.sm.count; ++sm) {
+        m_gpc_of_sm.push_back(static_cast<uint16_t>(gpc_of_sm(config.sm, sm)));
+      }
+    }
   }
   if (config.mem.l2_coalescer) {
     const int groups = config.mem.l2_coalescer_scope == CoalescerScope::kGpc

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "../sim/test_util.h"
 #include "mem_test_util.h"
@@ -179,6 +181,33 @@ TEST(MemorySystem, SmPortSerializesAndBackPressures) {
   }
   EXPECT_EQ(mem.port_accepts(0, true, t), t + 8 * kNs);
   EXPECT_EQ(mem.port_accepts(1, true, t), t);
+}
+
+// noc.gpc_port_bytes_per_cycle (micro_cta_place.csv: 16 SMs of one GPC each copying 32 KB take
+// 1174 cycles, one SM 628, 16 SMs spread two per GPC 645): the SMs of a GPC share one response
+// port. Four SMs, TPC t in GPC t mod 2: SMs 0 and 1 in GPC 0, SMs 2 and 3 in GPC 1. At 32 B
+// per cycle a 128-B line holds the GPC's port 4 cycles; the slice and SM ports are fast.
+TEST(MemorySystem, SmsOfOneGpcShareItsResponsePort) {
+  for (const double gpc_port : {32.0, 0.0}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=4", "noc.model=ports", "noc.slice_port_bytes_per_cycle=1024",
+         "noc.sm_port_bytes_per_cycle=1024",
+         "noc.gpc_port_bytes_per_cycle=" + std::to_string(static_cast<int>(gpc_port))});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    std::vector<uint64_t> lines;  // three lines on three different slices, made L2 hits
+    for (uint64_t l = 0; lines.size() < 3; ++l) {
+      if (std::none_of(lines.begin(), lines.end(),
+                       [&](uint64_t x) { return mem.slice_of(x) == mem.slice_of(l); })) {
+        lines.push_back(l);
+        mem.access(read(l, 0), 0);
+      }
+    }
+    const Time t = 10'000 * kNs;
+    const int held = gpc_port > 0 ? 4 : 0;
+    EXPECT_EQ(mem.access(read(lines[0], 0), t), t + 200 * kNs);
+    EXPECT_EQ(mem.access(read(lines[1], 1), t), t + (200 + held) * kNs) << gpc_port;
+    EXPECT_EQ(mem.access(read(lines[2], 2), t), t + 200 * kNs) << gpc_port;  // GPC 1
+  }
 }
 
 // The 2048-byte stride that broke a low-bit hash in Sim-FA, and the 16 KB row stride of GEMM
