@@ -48,6 +48,11 @@ def sets():
            ("spread_16_two_per_gpc", [2 * t for t in range(16)]),
            ("spread_32_four_per_gpc", [2 * t for t in range(32)]),
            ("all", list(range(SMS)))]
+    both = lambda ts, n: [s for t in ts[:n] for s in (2 * t, 2 * t + 1)]  # noqa: E731
+    g0 = both(tpcs(0), 4)
+    out += [("gpc1_4", both(gpc1, 2)), ("gpc1_12", both(gpc1, 6)), ("gpc6_18", both(tpcs(6), 9)),
+            ("gpc0_and_side_16", g0 + list(range(124, 132))),
+            ("gpc0_and_gpc1_16", g0 + both(gpc1, 4))]
     return dict(out)
 
 

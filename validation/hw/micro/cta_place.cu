@@ -93,6 +93,27 @@ int main(int argc, char** argv) {
     for (int s = 0; s < sms; ++s) all.push_back(s);
     sets.push_back({"all", all});
   }
+  {
+    // Twenty-sixth session: the cost by SMs within one GPC (4 / 12 / 18), and whether the side
+    // unit shares GPC 0's way in (GPC 0 + side against GPC 0 + 8 SMs of GPC 1).
+    auto both_sms = [](const std::vector<int>& tpcs, size_t n) {
+      std::vector<int> v;
+      for (size_t i = 0; i < n && i < tpcs.size(); ++i) {
+        v.push_back(2 * tpcs[i]);
+        v.push_back(2 * tpcs[i] + 1);
+      }
+      return v;
+    };
+    sets.push_back({"gpc1_4", both_sms(tpcs_of(1), 2)});
+    sets.push_back({"gpc1_12", both_sms(tpcs_of(1), 6)});
+    sets.push_back({"gpc6_18", both_sms(tpcs_of(6), 9)});
+    std::vector<int> g0 = both_sms(tpcs_of(0), 4);
+    std::vector<int> g0s = g0, g01 = g0;
+    for (int s = 124; s < 132; ++s) g0s.push_back(s);
+    for (int s : both_sms(tpcs_of(1), 4)) g01.push_back(s);
+    sets.push_back({"gpc0_and_side_16", g0s});
+    sets.push_back({"gpc0_and_gpc1_16", g01});
+  }
   printf("set,sms,size_bytes,launches,median_cycles,p90_cycles,max_cycles\n");
   const int launches = smoke ? 2 : 5;
   for (uint32_t size : sizes) {
