@@ -37,23 +37,21 @@ def gpc_of_tpc():
 def sets():
     g = gpc_of_tpc()
     tpcs = lambda k: [t for t in range(len(g)) if g[t] == k]  # noqa: E731
+    both = lambda ts, n=None: [s for t in ts[:n] for s in (2 * t, 2 * t + 1)]  # noqa: E731
     gpc1 = tpcs(1)
-    out = [("one", [0]), ("tpc", [0, 1]), ("side_8", list(range(124, 132))),
-           ("side_4_one_per_tpc", [124, 126, 128, 130]),
-           ("gpc1_8_one_per_tpc", [2 * t for t in gpc1[:8]]),
-           ("gpc1_16", [s for t in gpc1[:8] for s in (2 * t, 2 * t + 1)]),
-           ("gpc1_all", [s for t in gpc1 for s in (2 * t, 2 * t + 1)]),
-           ("gpc0_8", [s for t in tpcs(0) for s in (2 * t, 2 * t + 1)]),
-           ("spread_8_one_per_gpc", [2 * t for t in range(8)]),
-           ("spread_16_two_per_gpc", [2 * t for t in range(16)]),
-           ("spread_32_four_per_gpc", [2 * t for t in range(32)]),
-           ("all", list(range(SMS)))]
-    both = lambda ts, n: [s for t in ts[:n] for s in (2 * t, 2 * t + 1)]  # noqa: E731
-    g0 = both(tpcs(0), 4)
-    out += [("gpc1_4", both(gpc1, 2)), ("gpc1_12", both(gpc1, 6)), ("gpc6_18", both(tpcs(6), 9)),
-            ("gpc0_and_side_16", g0 + list(range(124, 132))),
-            ("gpc0_and_gpc1_16", g0 + both(gpc1, 4))]
-    return dict(out)
+    return dict([
+        ("one", [0]), ("tpc", [0, 1]), ("side_8", list(range(124, 132))),
+        ("side_4_one_per_tpc", [124, 126, 128, 130]),
+        ("gpc1_8_one_per_tpc", [2 * t for t in gpc1[:8]]),
+        ("gpc1_16", both(gpc1, 8)), ("gpc1_all", both(gpc1)), ("gpc0_8", both(tpcs(0))),
+        ("spread_8_one_per_gpc", [2 * t for t in range(8)]),
+        ("spread_16_two_per_gpc", [2 * t for t in range(16)]),
+        ("spread_32_four_per_gpc", [2 * t for t in range(32)]),
+        ("all", list(range(SMS))),
+        # twenty-sixth session: the curve within one GPC, and the side unit beside GPC 0
+        ("gpc1_4", both(gpc1, 2)), ("gpc1_12", both(gpc1, 6)), ("gpc6_18", both(tpcs(6), 9)),
+        ("gpc0_and_side_16", both(tpcs(0), 4) + list(range(124, 132))),
+        ("gpc0_and_gpc1_16", both(tpcs(0), 4) + both(gpc1, 4))])
 
 
 def program(sms, size):

@@ -41,14 +41,30 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-part=${1:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT}
-OUT=${2:?usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT}
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT"
+part=${1:?$USAGE}
+OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
+# timed NAME: build and run one micro.sh benchmark, its CSV into OUT/micro_NAME.csv.
+timed() {
+  build "$1"
+  MICRO_NAMES="$1" MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
+}
+# tma_bw_ncu TAG EXTRA_METRICS: tma_bw's L2 points (16 of them, after the 16 DRAM points' 96
+# launches) under ncu, each point's warm-up and 5 timed launches, in the order of
+# micro_tma_bw.csv's l2 rows; counters into OUT/ncu_l2/tma_bw${TAG}_raw.csv.
+tma_bw_ncu() {
+  local tag=$1 extra=$2
+  build tma_bw
+  python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics${extra:+ and ${extra#,}}, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw${tag}_provenance.txt"
+  profile "tma_bw$tag ncu" 500 "$OUT/ncu_l2/tma_bw${tag}_raw.csv" "$OUT/micro_tma_bw${tag}_ncu_points.csv" \
+    --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS$extra" "$BUILD/tma_bw"
+}
 # profile LABEL TIMEOUT LOG POINTS NCU-OPTIONS... BINARY: the binary under ncu, its counters into
 # LOG, its own output into POINTS, then the exit code labelled.
 profile() {
@@ -108,43 +124,21 @@ case "$part" in
     profile "cta_start ncu" 500 "$OUT/ncu_l2/cta_start_raw.csv" "$OUT/micro_cta_start_ncu_points.csv" \
       --kernel-name first_load_kernel --metrics "$L2_METRICS" "$BUILD/cta_start"
     ;;
-  firstround)
-    build first_round
-    MICRO_NAMES=first_round MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
-    ;;
-  place)
-    build cta_place
-    MICRO_NAMES=cta_place MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
-    ;;
-  tmabw)
-    # tma_bw's L2 points (16 of them, after the 16 DRAM points' 96 launches) under ncu: each
-    # point's warm-up and 5 timed launches, in the order of micro_tma_bw.csv's l2 rows.
-    build tma_bw
-    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw_provenance.txt"
-    profile "tma_bw ncu" 500 "$OUT/ncu_l2/tma_bw_raw.csv" "$OUT/micro_tma_bw_ncu_points.csv" \
-      --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS" "$BUILD/tma_bw"
-    ;;
-  ring)
-    build tma_ring
-    MICRO_NAMES=tma_ring MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
-    ;;
+  firstround) timed first_round ;;
+  place) timed cta_place ;;
+  ring) timed tma_ring ;;
+  tmabw) tma_bw_ncu "" "" ;;
   tmabwdram)
     # tmabw again with dram__bytes_read.sum: does the H200 read the 2-slot point's misses from
-    # DRAM (the model: 5 % of lookups, so nearly every 8 KB copy waits for DRAM) or from the far
-    # partition and in-flight fills (validation/README.md, Memory bandwidth)?
-    build tma_bw
-    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "tma_bw.cu (validation/hw/micro.sh's tma_bw line) under ncu --cache-control none with the l2_hot metrics and dram__bytes_read.sum, --kernel-name regex:tma_bw_kernel --launch-skip 96 (the DRAM points' launches): the 16 L2 points, 6 launches each (warm-up, 5 timed)" > "$OUT/ncu_l2/tma_bw_dram_provenance.txt"
-    profile "tma_bw dram ncu" 500 "$OUT/ncu_l2/tma_bw_dram_raw.csv" "$OUT/micro_tma_bw_dram_ncu_points.csv" \
-      --kernel-name regex:tma_bw_kernel --launch-skip 96 --metrics "$L2_METRICS,dram__bytes_read.sum" "$BUILD/tma_bw"
+    # DRAM (the model: 5 % of lookups) or from the far partition and in-flight fills
+    # (validation/README.md, Memory bandwidth)?
+    tma_bw_ncu _dram ,dram__bytes_read.sum
     ;;
   membw)
     build mem_bw
     MEMBW_NCU=1 profile "mem_bw ncu" 400 "$OUT/ncu_l2/mem_bw_raw.csv" "$OUT/micro_mem_bw_ncu_points.csv" \
       --kernel-name read_kernel --metrics "$L2_METRICS,dram__bytes_read.sum" "$BUILD/mem_bw"
     ;;
-  dram)
-    build dram_bank
-    MICRO_NAMES=dram_bank MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
-    ;;
-  *) echo "usage: $0 pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT"; exit 2 ;;
+  dram) timed dram_bank ;;
+  *) echo "$USAGE"; exit 2 ;;
 esac
