@@ -14,6 +14,7 @@
 #   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
 #   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
 #   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
+#   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -41,7 +42,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|tmapart|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -126,6 +127,7 @@ case "$part" in
     ;;
   firstround) timed first_round ;;
   place) timed cta_place ;;
+  tmapart) timed tma_partition ;;
   ring) timed tma_ring ;;
   tmabw) tma_bw_ncu "" "" ;;
   tmabwdram)

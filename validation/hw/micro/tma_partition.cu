@@ -1,0 +1,75 @@
+// l2_partition.cu's experiment with TMA loads: how much more a 128-B TMA read of an L2-resident
+// line costs when the line's home slice is in the other L2 partition. micro_l2_partition.csv
+// measured it for ld.global.cg (far 180 SM cycles more, median); configs/h200.yaml's
+// l2.far_extra_cycles (129 L2 cycles = 150 SM cycles) was read off tma_latency's 128-B means,
+// whose near/far split is not known line by line (validation/README.md, TMA latency).
+// For every target SM s: 512 MiB L2 flush, then SM 0 (the helper) TMA-loads N random lines of a
+// 64 MiB region once (now in L2 at home, and near SM 0), then SM s TMA-loads each line twice
+// (pass 0, then pass 1 in a second launch), each load timed alone (tma2d_on_sm_kernel: clock64
+// around arrive.expect_tx + cp.async.bulk.tensor.2d of a 64x1 fp16 box + try_wait spin, as
+// tma_latency's 128-B box). A far line costs the extra in pass 0 and, with a near copy left by
+// pass 0, not in pass 1; near lines cost the same in both passes.
+// Columns: smid,line,pass,cycles (line = index into the random line list; the first load of a
+// launch also fetches the tensor map).
+#include "tma_on_sm.cuh"
+
+int main(int argc, char** argv) {
+  const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  const int sms = num_sms(), helper = 0, n = smoke ? 32 : 192, COLS = 4096;
+  const size_t region = size_t(64) << 20, flush_bytes = size_t(512) << 20;
+  void *buf, *fl;
+  int *sink, *ran;
+  int2* dcoords;
+  long long* dout;
+  CK(cudaMalloc(&buf, region));
+  CK(cudaMalloc(&fl, flush_bytes));
+  CK(cudaMalloc(&sink, 16));
+  CK(cudaMalloc(&ran, 4));
+  CK(cudaMalloc(&dcoords, n * sizeof(int2)));
+  CK(cudaMalloc(&dout, n * sizeof(long long)));
+  fill_random(buf, region, 7);
+  fill_random(fl, flush_bytes, 31);
+  // The region as an [8192 x 4096] fp16 tensor: line L is row L / 64, columns (L % 64) * 64.
+  const uint64_t rows = region / (COLS * 2);
+  uint64_t dims[2] = {(uint64_t)COLS, rows};
+  uint64_t strides[1] = {(uint64_t)COLS * 2};
+  uint32_t box[2] = {64, 1};
+  CUtensorMap map = make_tmap(buf, 2, dims, strides, box);
+  std::vector<uint32_t> lines;
+  add_random_lines(lines, n, (uint32_t)(region / 128));
+  std::vector<int2> hc(n);
+  for (int i = 0; i < n; ++i) hc[i] = int2{(int)(lines[i] % 64) * 64, (int)(lines[i] / 64)};
+  CK(cudaMemcpy(dcoords, hc.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
+  const int smem = 200 * 1024;
+  CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  printf("smid,line,pass,cycles\n");
+  std::vector<long long> h(n);
+  // One load on SM `s` per line; false if no CTA ran there.
+  auto loads = [&](int s) {
+    CK(cudaMemset(ran, 0xff, 4));
+    tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128, s, 0, dout, ran);
+    CKL();
+    CK(cudaDeviceSynchronize());
+    int ran_on = -1;
+    CK(cudaMemcpy(&ran_on, ran, 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h.data(), dout, n * sizeof(long long), cudaMemcpyDeviceToHost));
+    return ran_on == s;
+  };
+  for (int s = 0; s < sms; s += smoke ? 33 : 1) {
+    read_all_kernel<<<sms * 8, 256>>>((const int4*)fl, flush_bytes / 16, sink);
+    CKL();
+    if (!loads(helper)) {
+      fprintf(stderr, "no CTA ran on helper SM %d\n", helper);
+      return 1;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      if (!loads(s)) {
+        fprintf(stderr, "no CTA ran on SM %d\n", s);
+        return 1;
+      }
+      for (int i = 0; i < n; ++i) printf("%d,%d,%d,%lld\n", s, i, pass, h[i]);
+    }
+    fflush(stdout);
+  }
+  return 0;
+}
