@@ -14,7 +14,7 @@
 #   bash validation/hw/next_batch.sh burst $OUT       # cta_start.cu's start-up bursts under ncu (~4 min)
 #   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
 #   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
-#   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads (~1 min)
+#   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads, helpers SM 0 and 2 (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -127,7 +127,12 @@ case "$part" in
     ;;
   firstround) timed first_round ;;
   place) timed cta_place ;;
-  tmapart) timed tma_partition ;;
+  tmapart)
+    # helper SM 0 (micro_tma_partition.csv), then helper SM 2 of the other partition
+    timed tma_partition
+    MICRO_NAMES=tma_partition MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT/helper2" "--helper 2"
+    mv "$OUT/helper2/micro_tma_partition.csv" "$OUT/micro_tma_partition_helper2.csv"
+    ;;
   ring) timed tma_ring ;;
   tmabw) tma_bw_ncu "" "" ;;
   tmabwdram)

@@ -9,13 +9,41 @@
 // around arrive.expect_tx + cp.async.bulk.tensor.2d of a 64x1 fp16 box + try_wait spin, as
 // tma_latency's 128-B box). A far line costs the extra in pass 0 and, with a near copy left by
 // pass 0, not in pass 1; near lines cost the same in both passes.
-// Columns: smid,line,pass,cycles (line = index into the random line list; the first load of a
-// launch also fetches the tensor map).
+// Pass 2 reads each line once more by a dependent ld.global.cg from the same SM (is a line that
+// stays slow for TMA slow for the load/store unit too?), pass 3 by TMA again.
+// Options: --helper H (the helper SM, default 0), --smoke (32 lines, every 33rd SM).
+// Columns: helper,smid,line,pass,cycles (line = index into the random line list; the first load
+// of a TMA launch also fetches the tensor map).
 #include "tma_on_sm.cuh"
 
+// Thread 0 of the CTA on SM `target` times a dependent ld.global.cg of each of n lines.
+__global__ void __launch_bounds__(32, 1)
+    ld_on_sm_kernel(const int4* __restrict__ base, const int2* __restrict__ coords, int n, int target,
+                    long long* out, int* ran) {
+  int id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  if (id != target || threadIdx.x != 0) return;
+  *ran = id;
+  int acc = 0;
+  for (int i = 0; i < n; ++i) {
+    // Row y of 8 KB, column x (fp16): 16-B vector (y * 8192 + x * 2) / 16; acc is always 0.
+    const int4* p = base + ((size_t)coords[i].y * 512 + coords[i].x / 8) + (acc & 0x40000000);
+    const long long t0 = clock64();
+    int4 v = __ldcg(p);
+    acc ^= v.x & 0x40000000;
+    asm volatile("" ::"r"(acc));
+    out[i] = clock64() - t0;
+  }
+}
+
 int main(int argc, char** argv) {
-  const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
-  const int sms = num_sms(), helper = 0, n = smoke ? 32 : 192, COLS = 4096;
+  bool smoke = false;
+  int helper = 0;
+  for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--smoke") smoke = true;
+    if (std::string(argv[a]) == "--helper" && a + 1 < argc) helper = std::atoi(argv[++a]);
+  }
+  const int sms = num_sms(), n = smoke ? 32 : 192, COLS = 4096;
   const size_t region = size_t(64) << 20, flush_bytes = size_t(512) << 20;
   void *buf, *fl;
   int *sink, *ran;
@@ -42,12 +70,17 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(dcoords, hc.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
   const int smem = 200 * 1024;
   CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  printf("smid,line,pass,cycles\n");
+  CK(cudaFuncSetAttribute(ld_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  printf("helper,smid,line,pass,cycles\n");
   std::vector<long long> h(n);
-  // One load on SM `s` per line; false if no CTA ran there.
-  auto loads = [&](int s) {
+  // One load on SM `s` per line, by TMA or by ld.global.cg; false if no CTA ran there.
+  auto loads = [&](int s, bool ld = false) {
     CK(cudaMemset(ran, 0xff, 4));
-    tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128, s, 0, dout, ran);
+    if (ld) {
+      ld_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, s, dout, ran);
+    } else {
+      tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128, s, 0, dout, ran);
+    }
     CKL();
     CK(cudaDeviceSynchronize());
     int ran_on = -1;
@@ -62,12 +95,12 @@ int main(int argc, char** argv) {
       fprintf(stderr, "no CTA ran on helper SM %d\n", helper);
       return 1;
     }
-    for (int pass = 0; pass < 2; ++pass) {
-      if (!loads(s)) {
+    for (int pass = 0; pass < 4; ++pass) {
+      if (!loads(s, pass == 2)) {
         fprintf(stderr, "no CTA ran on SM %d\n", s);
         return 1;
       }
-      for (int i = 0; i < n; ++i) printf("%d,%d,%d,%lld\n", s, i, pass, h[i]);
+      for (int i = 0; i < n; ++i) printf("%d,%d,%d,%d,%lld\n", helper, s, i, pass, h[i]);
     }
     fflush(stdout);
   }
