@@ -10,24 +10,38 @@
 // tma_latency's 128-B box). A far line costs the extra in pass 0 and, with a near copy left by
 // pass 0, not in pass 1; near lines cost the same in both passes.
 // Pass 2 reads each line once more by a dependent ld.global.cg from the same SM (is a line that
-// stays slow for TMA slow for the load/store unit too?), pass 3 by TMA again.
+// stays slow for TMA slow for the load/store unit too?), pass 3 by TMA again, pass 4 by a 1-D
+// cp.async.bulk of the line (no tensor map).
 // Options: --helper H (the helper SM, default 0), --smoke (32 lines, every 33rd SM).
 // Columns: helper,smid,line,pass,cycles (line = index into the random line list; the first load
 // of a TMA launch also fetches the tensor map).
 #include "tma_on_sm.cuh"
 
-// Thread 0 of the CTA on SM `target` times a dependent ld.global.cg of each of n lines.
+// Thread 0 of the CTA on SM `target` times a dependent ld.global.cg (bulk = 0) or a 1-D
+// cp.async.bulk of 128 B + try_wait spin (bulk = 1) of each of n lines.
 __global__ void __launch_bounds__(32, 1)
-    ld_on_sm_kernel(const int4* __restrict__ base, const int2* __restrict__ coords, int n, int target,
-                    long long* out, int* ran) {
+    line_on_sm_kernel(const int4* __restrict__ base, const int2* __restrict__ coords, int n, int target,
+                      int bulk, long long* out, int* ran) {
+  extern __shared__ __align__(1024) uint8_t dsm[];
+  __shared__ __align__(8) uint64_t bar;
   int id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
   if (id != target || threadIdx.x != 0) return;
   *ran = id;
+  mbar_init(&bar, 1);
+  fence_mbar_init();
+  uint32_t phase = 0;
   int acc = 0;
   for (int i = 0; i < n; ++i) {
     // Row y of 8 KB, column x (fp16): 16-B vector (y * 8192 + x * 2) / 16; acc is always 0.
     const int4* p = base + ((size_t)coords[i].y * 512 + coords[i].x / 8) + (acc & 0x40000000);
+    if (bulk) {
+      const long long t0 = timed_bulk_load(dsm, p, 128, &bar);
+      mbar_wait(&bar, phase);
+      out[i] = clock64() - t0;
+      phase ^= 1;
+      continue;
+    }
     const long long t0 = clock64();
     int4 v = __ldcg(p);
     acc ^= v.x & 0x40000000;
@@ -70,14 +84,15 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(dcoords, hc.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
   const int smem = 200 * 1024;
   CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  CK(cudaFuncSetAttribute(ld_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CK(cudaFuncSetAttribute(line_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   printf("helper,smid,line,pass,cycles\n");
   std::vector<long long> h(n);
-  // One load on SM `s` per line, by TMA or by ld.global.cg; false if no CTA ran there.
-  auto loads = [&](int s, bool ld = false) {
+  // One load on SM `s` per line, by TMA 2-D (pass 0, 1, 3), ld.global.cg (2) or 1-D bulk copy
+  // (4); false if no CTA ran there.
+  auto loads = [&](int s, int pass) {
     CK(cudaMemset(ran, 0xff, 4));
-    if (ld) {
-      ld_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, s, dout, ran);
+    if (pass == 2 || pass == 4) {
+      line_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, s, pass == 4, dout, ran);
     } else {
       tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128, s, 0, dout, ran);
     }
@@ -91,12 +106,12 @@ int main(int argc, char** argv) {
   for (int s = 0; s < sms; s += smoke ? 33 : 1) {
     read_all_kernel<<<sms * 8, 256>>>((const int4*)fl, flush_bytes / 16, sink);
     CKL();
-    if (!loads(helper)) {
+    if (!loads(helper, 0)) {
       fprintf(stderr, "no CTA ran on helper SM %d\n", helper);
       return 1;
     }
-    for (int pass = 0; pass < 4; ++pass) {
-      if (!loads(s, pass == 2)) {
+    for (int pass = 0; pass < 5; ++pass) {
+      if (!loads(s, pass)) {
         fprintf(stderr, "no CTA ran on SM %d\n", s);
         return 1;
       }
