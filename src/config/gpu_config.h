@@ -88,6 +88,7 @@ struct TmaParams {
   int wait_after_issue_cycles = 0;  // a wait after a load starts its issue gap + this later
   int launch_cycles = 0;
   int tensor_setup_cycles = 0;
+  int tensor_launch_cycles = 0;  // a tensor copy's launch beyond a bulk copy's (every copy)
   double bytes_per_cycle = 0;
   double store_bytes_per_cycle = 0;
   double request_cycles = 0;           // least generator time of one line request (load)

@@ -194,6 +194,10 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(int_param(
       "tma.tensor_setup_cycles", "SM cycles", "tensor-map setup added to tensor (not bulk) copies",
       [](GpuConfig& c) -> int& { return c.tma.tensor_setup_cycles; }, 0, 100000));
+  s.push_back(int_param(
+      "tma.tensor_launch_cycles", "SM cycles",
+      "added to every tensor (not bulk) copy's launch: turning box coordinates into addresses",
+      [](GpuConfig& c) -> int& { return c.tma.tensor_launch_cycles; }, 0, 100000));
   s.push_back(float_param(
       "tma.bytes_per_cycle", "B/SM cycle", "request-generation rate per SM",
       [](GpuConfig& c) -> double& { return c.tma.bytes_per_cycle; }, 1e-3, 1e5));

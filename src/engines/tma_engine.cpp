@@ -62,11 +62,11 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
   x.live = true;
   x.accepted = t;
   const auto& p = m_ctx.config.tma;
-  int setup = 0;
+  int setup = x.tensor ? p.tensor_launch_cycles : 0;
   if (x.tensor && !m_descriptor_cached[x.map]) {
     m_descriptor_cached[x.map] = true;
     ++m_stats.descriptor_misses;
-    setup = p.tensor_setup_cycles;
+    setup += p.tensor_setup_cycles;
   }
   x.ready = t + m_ctx.sm_clock.cycles(m_launch_cycles + setup + x.extra_cycles);
   ++m_live;
