@@ -35,6 +35,40 @@ TEST(Primitives, OneTmaLoad) {
   EXPECT_EQ(r.tma_requests, r.tma_responses);
 }
 
+// tma.tensor_launch_cycles: every tensor copy's launch, not only the map's first, is longer by
+// this much than a bulk copy's (the H200 / H100 load the same line 26 cycles later by a tensor
+// box than by cp.async.bulk). OneTmaLoad's box takes 959 cycles with 0; with 30 its generation
+// starts 30 later (442), and everything after it too: 989. A second box of the same map (its
+// descriptor cached) pays the 30 again. A bulk copy of the same 256 B does not pay it.
+TEST(Primitives, TensorLaunchCostIsPaidByEveryTensorCopyAndNoBulkCopy) {
+  const auto map = map2d("T", 2, 64, 2, 64, 1 << 20);
+  const auto two_boxes = [&](bool tensor) {
+    KernelBuilder b("two_copies");
+    b.add_map(map);
+    b.add_barrier("full", 1, 1);
+    b.begin_role("main", 1);
+    for (int i = 0; i < 2; ++i) {
+      b.mb_arrive_expect_tx("full", "0", "256");
+      if (tensor) {
+        b.tma_load("T", {"0", "0"}, "full", "0");
+      } else {
+        b.bulk_load(std::to_string(1 << 20), "256", "full", "0");
+      }
+      b.mb_wait("full", "0", std::to_string(i));
+    }
+    b.end_role();
+    return b.finish();
+  };
+  EXPECT_EQ(simulate(one_box_load(map), simple_gpu({"tma.tensor_launch_cycles=30"})).cycles,
+            959 + 30);
+  for (const bool tensor : {true, false}) {
+    const int64_t base = simulate(two_boxes(tensor), simple_gpu()).cycles;
+    const int64_t slower =
+        simulate(two_boxes(tensor), simple_gpu({"tma.tensor_launch_cycles=30"})).cycles;
+    EXPECT_EQ(slower - base, tensor ? 60 : 0) << (tensor ? "tensor" : "bulk");
+  }
+}
+
 // tma.barrier_hold_cycles: the warp's first mbarrier operation after a TMA load waits until the
 // hold has passed since the load's issue. OneTmaLoad's data is back at 917; its wait at cycle 45
 // (after the 44-cycle issue gap) blocks and resumes at 959. With a hold of 2000, the wait starts
