@@ -11,7 +11,9 @@
 // pass 0, not in pass 1; near lines cost the same in both passes.
 // Pass 2 reads each line once more by a dependent ld.global.cg from the same SM (is a line that
 // stays slow for TMA slow for the load/store unit too?), pass 3 by TMA again, pass 4 by a 1-D
-// cp.async.bulk of the line (no tensor map).
+// cp.async.bulk of the line (no tensor map), pass 5 by TMA 2-D through a second map of the same
+// bytes with 4 KB rows ([16384 x 2048] fp16: the same line at other box coordinates; do the
+// lines slow by TMA 2-D follow the address or the coordinates?).
 // Options: --helper H (the helper SM, default 0), --smoke (32 lines, every 33rd SM).
 // Columns: helper,smid,line,pass,cycles (line = index into the random line list; the first load
 // of a TMA launch also fetches the tensor map).
@@ -77,24 +79,33 @@ int main(int argc, char** argv) {
   uint64_t strides[1] = {(uint64_t)COLS * 2};
   uint32_t box[2] = {64, 1};
   CUtensorMap map = make_tmap(buf, 2, dims, strides, box);
+  uint64_t dims2[2] = {(uint64_t)COLS / 2, rows * 2};
+  uint64_t strides2[1] = {(uint64_t)COLS};
+  CUtensorMap map2 = make_tmap(buf, 2, dims2, strides2, box);
+  int2* dcoords2;
+  CK(cudaMalloc(&dcoords2, n * sizeof(int2)));
   std::vector<uint32_t> lines;
   add_random_lines(lines, n, (uint32_t)(region / 128));
   std::vector<int2> hc(n);
   for (int i = 0; i < n; ++i) hc[i] = int2{(int)(lines[i] % 64) * 64, (int)(lines[i] / 64)};
   CK(cudaMemcpy(dcoords, hc.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
+  // Line L in the 4 KB-row map: row L / 32, columns (L % 32) * 64.
+  for (int i = 0; i < n; ++i) hc[i] = int2{(int)(lines[i] % 32) * 64, (int)(lines[i] / 32)};
+  CK(cudaMemcpy(dcoords2, hc.data(), n * sizeof(int2), cudaMemcpyHostToDevice));
   const int smem = 200 * 1024;
   CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   CK(cudaFuncSetAttribute(line_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   printf("helper,smid,line,pass,cycles\n");
   std::vector<long long> h(n);
-  // One load on SM `s` per line, by TMA 2-D (pass 0, 1, 3), ld.global.cg (2) or 1-D bulk copy
-  // (4); false if no CTA ran there.
+  // One load on SM `s` per line, by TMA 2-D (pass 0, 1, 3; 5 through the 4 KB-row map),
+  // ld.global.cg (2) or 1-D bulk copy (4); false if no CTA ran there.
   auto loads = [&](int s, int pass) {
     CK(cudaMemset(ran, 0xff, 4));
     if (pass == 2 || pass == 4) {
       line_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, s, pass == 4, dout, ran);
     } else {
-      tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128, s, 0, dout, ran);
+      tma2d_on_sm_kernel<<<sms, 32, smem>>>(pass == 5 ? map2 : map, pass == 5 ? dcoords2 : dcoords, n, 128,
+                                            s, 0, dout, ran);
     }
     CKL();
     CK(cudaDeviceSynchronize());
@@ -110,7 +121,7 @@ int main(int argc, char** argv) {
       fprintf(stderr, "no CTA ran on helper SM %d\n", helper);
       return 1;
     }
-    for (int pass = 0; pass < 5; ++pass) {
+    for (int pass = 0; pass < 6; ++pass) {
       if (!loads(s, pass)) {
         fprintf(stderr, "no CTA ran on SM %d\n", s);
         return 1;
