@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarise micro_tma_partition*.csv (validation/hw/micro/tma_partition.cu): 128-B TMA loads of
 192 L2-resident lines, first read by a helper SM, then by every SM in passes (0, 1: TMA 2-D;
-2: ld.global.cg; 3: TMA 2-D; 4: 1-D cp.async.bulk; the first run has passes 0 and 1 only).
+2: ld.global.cg; 3: TMA 2-D; 4: 1-D cp.async.bulk; 5: TMA 2-D through a map of the same bytes
+with 4 KB rows; the first run has passes 0 and 1 only, the H100 run 0-4).
 
 SMs are split into the helper's partition group (A: no line is much slower in pass 0 than in
 pass 1) and the other (B: some lines are, the far lines that pass 0 leaves a near copy of).
