@@ -2,6 +2,9 @@
 """Read micro_tma_linemap.csv (validation/hw/micro/tma_linemap.cu): every line of a 1 MiB region
 ([128 x 4096] fp16, 8 KB rows) timed from SM 0 by a 64x1 TMA 2-D box and by a 1-D bulk copy,
 every pair of rows by a 64x2 box, every 64x64 box. Prints:
+  (The copies run in address order, so a line's index is also its position in the timing
+  loop: the slow lines found, every fourth, are the harness's every fourth sample, whose clock
+  waits for the load of the next coordinates; validation/README.md, "Near and far lines by TMA".)
   - the share of lines slow by the 64x1 box (above the median of all box1 copies + SLOW cycles
     in both reps) and how many of them are slow by bulk copy too;
   - the parity masks over the line index's 13 bits that are constant on the slow lines (a rule
@@ -78,7 +81,8 @@ def main():
     for (x, y), c in box2.items():
         groups[(line((x, y)) in slow) + (line((x, y + 1)) in slow)].append(c)
     for k in sorted(groups):
-        print(f"  64x2 boxes with {k} slow line(s): {q(groups[k])}")
+        if len(groups[k]) > 1:
+            print(f"  64x2 boxes with {k} slow line(s): {q(groups[k])}")
     box64 = d[("box64", 0)]
     pts = sorted((sum(line((x, y + r)) in slow for r in range(64)), c) for (x, y), c in box64.items())
     print("  64x64 boxes (slow lines in the box: cycles): " + ", ".join(f"{k}: {c}" for k, c in pts[:4])

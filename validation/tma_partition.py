@@ -9,7 +9,9 @@ pass 1) and the other (B: some lines are, the far lines that pass 0 leaves a nea
 Lines are split by what the SMs see:
   home A   slow for B in pass 0 only (homed near the helper; B's pass 0 leaves a copy)
   home B   fast for both groups in every pass (homed in B; the helper's read left a copy in A)
-  slow     slow for A's SMs in pass 1, though the helper, in A, read them already
+  slow     slow for A's SMs in pass 1, though the helper, in A, read them already: the lines
+           timed at positions 3 mod 4, whose sample waits for the load of the next line's
+           coordinates (validation/README.md, "Near and far lines by TMA")
 and each cell gives p10 / median / p90 / mean cycles over the group's SMs and the class's lines.
 
     python3 validation/tma_partition.py [CSV ...]   (default: every micro_tma_partition*.csv)
