@@ -19,7 +19,12 @@ __global__ void self_read_kernel(const int4* __restrict__ p, size_t nvec, int ta
 
 // Thread 0 of the CTA on SM `target` times n TMA 2-D loads of the tiles at `coords` (clock64,
 // arrive.expect_tx and the copy in one asm block; then the wait: try_wait spin, or test_wait
-// spin when `test`), and writes its SM to *ran.
+// spin when `test`), and writes its SM to *ran. The coordinates are first copied into shared
+// memory (64 KB into the dynamic buffer, n <= 8192): until 27f2b86 each iteration loaded the
+// next tile's from global memory between the copy and the closing clock, and the clock waited
+// for that load, so every fourth sample (an L1 miss every four 8-B coordinates) ended with the
+// load's L2 round trip rather than its copy (validation/README.md, "Near and far lines by TMA";
+// micro_tma_touch.csv, micro_tma_tail.csv and micro_tma_partition*.csv were taken so).
 __global__ void __launch_bounds__(32, 1)
     tma2d_on_sm_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ coords, int n,
                 uint32_t box_bytes, int target, int test, long long* out, int* ran) {
@@ -32,8 +37,10 @@ __global__ void __launch_bounds__(32, 1)
   mbar_init(&bar, 1);
   fence_mbar_init();
   prefetch_tmap(&map);
+  int2* sc = reinterpret_cast<int2*>(dsm + 65536);
+  for (int i = 0; i < n; ++i) sc[i] = coords[i];
   uint32_t phase = 0;
-  int2 c = coords[0];
+  int2 c = sc[0];
   for (int i = 0; i < n; ++i) {
     long long t0, t1;
     asm volatile(
@@ -46,7 +53,7 @@ __global__ void __launch_bounds__(32, 1)
         : "r"(smem_u32(dsm)), "l"(reinterpret_cast<uint64_t>(&map)), "r"(smem_u32(&bar)), "r"(box_bytes),
           "r"(c.x), "r"(c.y)
         : "memory");
-    int2 cn = coords[i + 1 < n ? i + 1 : i];
+    int2 cn = sc[i + 1 < n ? i + 1 : i];
     if (test) {
       while (!mbar_test_wait(&bar, phase)) {
       }

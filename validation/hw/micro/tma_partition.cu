@@ -15,6 +15,8 @@
 // bytes with 4 KB rows ([16384 x 2048] fp16: the same line at other box coordinates; do the
 // lines slow by TMA 2-D follow the address or the coordinates?).
 // Options: --helper H (the helper SM, default 0), --smoke (32 lines, every 33rd SM).
+// (Until 27f2b86 the TMA 2-D passes timed every fourth load with the L2 round trip of the next
+// coordinates: tma_on_sm.cuh.)
 // Columns: helper,smid,line,pass,cycles (line = index into the random line list; the first load
 // of a TMA launch also fetches the tensor map).
 #include "tma_on_sm.cuh"
