@@ -35,6 +35,8 @@ def load(path):
 
 
 def q(xs):
+    if len(xs) < 2:
+        return f"{xs} (n {len(xs)})"
     s = statistics.quantiles(xs, n=10)
     return f"{s[0]:.0f} / {statistics.median(xs):.0f} / {s[-1]:.0f} (n {len(xs)})"
 
@@ -59,11 +61,11 @@ def main():
     print(f"  bulk copy, slow lines: {q([bulk[xy] for xy in bulk if line(xy) in slow])}")
     print(f"  bulk copy, the others: {q([bulk[xy] for xy in bulk if line(xy) not in slow])}")
     bits = max(lines).bit_length()
-    const = [m for m in range(1, 1 << bits) if len({parity(ln & m) for ln in slow}) == 1]
+    const = [m for m in range(1, 1 << bits) if slow and len({parity(ln & m) for ln in slow}) == 1]
     if const:
         print(f"  masks constant on the slow lines: {len(const)}: " + ", ".join(
             f"{m:#x}={parity(next(iter(slow)) & m)}" for m in const[:16]))
-    else:
+    elif slow:
         score = []
         for m in range(1, 1 << bits):
             agree = sum(parity(ln & m) == (ln in slow) for ln in lines) / len(lines)
@@ -71,8 +73,8 @@ def main():
         score.sort(reverse=True)
         print("  no mask is constant on them; best agreeing masks: " + ", ".join(
             f"{m:#x} ({a:.3f})" for _, a, m in score[:8]))
-    by_col = collections.Counter(ln % 64 for ln in slow)
-    by_row = collections.Counter(ln // 64 for ln in slow)
+    by_col = collections.Counter(ln % 64 for ln in slow) or collections.Counter({0: 0})
+    by_row = collections.Counter(ln // 64 for ln in slow) or collections.Counter({0: 0})
     print(f"  slow lines per column tile (of its {len(lines) // 64} lines): min {min(by_col.get(c, 0) for c in range(64))}, "
           f"max {max(by_col.values())}; per row (of its 64 lines): min {min(by_row.get(r, 0) for r in range(len(lines) // 64))}, "
           f"max {max(by_row.values())}")
