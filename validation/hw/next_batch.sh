@@ -16,6 +16,7 @@
 #   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
 #   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads, helpers SM 0 and 2 (~1 min)
 #   bash validation/hw/next_batch.sh linemap $OUT     # tma_linemap.cu: every line of 1 MiB by TMA 2-D boxes of 1 / 2 / 64 rows and by bulk copy (~1 min)
+#   bash validation/hw/next_batch.sh latsmem $OUT     # tma_latency.cu --smem-coords: the curve without the every-fourth-sample artefact (~2 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -43,7 +44,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|tmapart|linemap|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -129,6 +130,13 @@ case "$part" in
   firstround) timed first_round ;;
   place) timed cta_place ;;
   linemap) timed tma_linemap ;;
+  latsmem)
+    # tma_latency with its coordinates in shared memory (no timed global load): the curve
+    # without the every-fourth-sample artefact, into micro_tma_latency_smemcoords.csv
+    build tma_latency
+    MICRO_NAMES=tma_latency MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT/smem" "--smem-coords"
+    mv "$OUT/smem/micro_tma_latency.csv" "$OUT/micro_tma_latency_smemcoords.csv"
+    ;;
   tmapart)
     # helper SM 0 (micro_tma_partition.csv), then helper SM 2 of the other partition
     timed tma_partition

@@ -4,22 +4,34 @@
 // sampling without replacement) from a working set of W bytes of a
 // [W/8KB rows x 4096 cols] fp16 tensor. Before each working set, a full-chip read
 // kernel touches the working set (so sizes that fit in L2 are L2-resident).
-// Coordinates for sample i+1 are loaded while sample i is in flight.
+// Coordinates for sample i+1 are loaded while sample i is in flight, from global memory (the
+// committed micro_tma_latency.csv: every fourth such load misses the L1, and the closing clock
+// waits for it, so every fourth sample ends with that load's L2 round trip rather than its copy;
+// validation/README.md, "Near and far lines by TMA") or, with --smem-coords, from a copy of
+// the coordinates in shared memory made before the first sample (no global load is timed).
 // Boxes: 64x64 fp16 (8 KB, a GEMM tile) and 64x1 fp16 (128 B).
 // Columns: box_bytes,working_set_bytes,samples,min_cycles,p10_cycles,median_cycles,
 //          p90_cycles,mean_cycles
 #include <random>
 #include "common.cuh"
 
+constexpr int kMaxSamples = 2048;
+
+template <bool kSmemCoords>
 __global__ void __launch_bounds__(32, 1)
-    tma_lat_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ coords, int n,
+    tma_lat_kernel(const __grid_constant__ CUtensorMap map, const int2* __restrict__ gcoords, int n,
                    uint32_t box_bytes, long long* out) {
   __shared__ __align__(1024) uint8_t buf[8192];
   __shared__ __align__(8) uint64_t bar;
+  __shared__ int2 scoords[kSmemCoords ? kMaxSamples : 1];
   if (threadIdx.x != 0) return;
   mbar_init(&bar, 1);
   fence_mbar_init();
   prefetch_tmap(&map);
+  if (kSmemCoords) {
+    for (int i = 0; i < n; ++i) scoords[i] = gcoords[i];
+  }
+  const int2* coords = kSmemCoords ? scoords : gcoords;
   uint32_t phase = 0;
   int2 c = coords[0];
   for (int i = 0; i < n; ++i) {
@@ -44,7 +56,11 @@ __global__ void __launch_bounds__(32, 1)
 }
 
 int main(int argc, char** argv) {
-  bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  bool smoke = false, smem_coords = false;
+  for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--smoke") smoke = true;
+    if (std::string(argv[a]) == "--smem-coords") smem_coords = true;
+  }
   int sms = num_sms();
   const int COLS = 4096;  // fp16 elements per row: 8 KB rows
   const size_t max_ws = size_t(256) << 20;
@@ -93,7 +109,11 @@ int main(int argc, char** argv) {
       CKL();
       CK(cudaDeviceSynchronize());
       uint32_t bb = (uint32_t)(bx.w * bx.h * 2);
-      tma_lat_kernel<<<1, 32>>>(map, dcoords, nsamp, bb, dout);
+      if (smem_coords) {
+        tma_lat_kernel<true><<<1, 32>>>(map, dcoords, nsamp, bb, dout);
+      } else {
+        tma_lat_kernel<false><<<1, 32>>>(map, dcoords, nsamp, bb, dout);
+      }
       CKL();
       CK(cudaDeviceSynchronize());
       std::vector<long long> v(nsamp);
