@@ -13,24 +13,6 @@
 // each kind twice (rep 0, 1). Columns: kind,rep,x,y,cycles (x, y: the box's first column and row).
 #include "tma_on_sm.cuh"
 
-__global__ void __launch_bounds__(32, 1)
-    bulk_on_sm_kernel(const uint8_t* __restrict__ base, const int2* __restrict__ coords, int n, int target,
-                      long long* out, int* ran) {
-  extern __shared__ __align__(1024) uint8_t dsm[];
-  __shared__ __align__(8) uint64_t bar;
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target || threadIdx.x != 0) return;
-  *ran = id;
-  mbar_init(&bar, 1);
-  fence_mbar_init();
-  for (int i = 0; i < n; ++i) {
-    const long long t0 = timed_bulk_load(dsm, base + (size_t)coords[i].y * 8192 + coords[i].x * 2, 128, &bar);
-    mbar_wait(&bar, i & 1);
-    out[i] = clock64() - t0;
-  }
-}
-
 int main(int argc, char** argv) {
   const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
   const int sms = num_sms(), target = 0, COLS = 4096, ROWS = smoke ? 8 : 128;
@@ -48,7 +30,7 @@ int main(int argc, char** argv) {
   fill_random(buf, region, 3);
   const int smem = 200 * 1024;
   CK(cudaFuncSetAttribute(tma2d_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  CK(cudaFuncSetAttribute(bulk_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CK(cudaFuncSetAttribute(line_on_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   CK(cudaFuncSetAttribute(self_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   self_read_kernel<<<sms, 1024, smem>>>((const int4*)buf, region / 16, target, sink);
   CKL();
@@ -69,18 +51,12 @@ int main(int argc, char** argv) {
     for (int rep = 0; rep < 2; ++rep) {
       CK(cudaMemset(ran, 0xff, 4));
       if (rows == 0) {
-        bulk_on_sm_kernel<<<sms, 32, smem>>>(buf, dcoords, n, target, dout, ran);
+        line_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, target, 1, dout, ran);
       } else {
         tma2d_on_sm_kernel<<<sms, 32, smem>>>(map, dcoords, n, 128u * box_rows, target, 0, dout, ran);
       }
       CKL();
-      CK(cudaDeviceSynchronize());
-      int ran_on = -1;
-      CK(cudaMemcpy(&ran_on, ran, 4, cudaMemcpyDeviceToHost));
-      if (ran_on != target) {
-        fprintf(stderr, "no CTA ran on SM %d\n", target);
-        return 1;
-      }
+      if (!ran_on(ran, target)) return 1;
       CK(cudaMemcpy(h.data(), dout, n * sizeof(long long), cudaMemcpyDeviceToHost));
       const char* kind = rows == 0 ? "bulk" : rows == 1 ? "box1" : rows == 2 ? "box2" : "box64";
       for (int i = 0; i < n; ++i) printf("%s,%d,%d,%d,%lld\n", kind, rep, hc[i].x, hc[i].y, h[i]);

@@ -21,39 +21,6 @@
 // of a TMA launch also fetches the tensor map).
 #include "tma_on_sm.cuh"
 
-// Thread 0 of the CTA on SM `target` times a dependent ld.global.cg (bulk = 0) or a 1-D
-// cp.async.bulk of 128 B + try_wait spin (bulk = 1) of each of n lines.
-__global__ void __launch_bounds__(32, 1)
-    line_on_sm_kernel(const int4* __restrict__ base, const int2* __restrict__ coords, int n, int target,
-                      int bulk, long long* out, int* ran) {
-  extern __shared__ __align__(1024) uint8_t dsm[];
-  __shared__ __align__(8) uint64_t bar;
-  int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (id != target || threadIdx.x != 0) return;
-  *ran = id;
-  mbar_init(&bar, 1);
-  fence_mbar_init();
-  uint32_t phase = 0;
-  int acc = 0;
-  for (int i = 0; i < n; ++i) {
-    // Row y of 8 KB, column x (fp16): 16-B vector (y * 8192 + x * 2) / 16; acc is always 0.
-    const int4* p = base + ((size_t)coords[i].y * 512 + coords[i].x / 8) + (acc & 0x40000000);
-    if (bulk) {
-      const long long t0 = timed_bulk_load(dsm, p, 128, &bar);
-      mbar_wait(&bar, phase);
-      out[i] = clock64() - t0;
-      phase ^= 1;
-      continue;
-    }
-    const long long t0 = clock64();
-    int4 v = __ldcg(p);
-    acc ^= v.x & 0x40000000;
-    asm volatile("" ::"r"(acc));
-    out[i] = clock64() - t0;
-  }
-}
-
 int main(int argc, char** argv) {
   bool smoke = false;
   int helper = 0;
@@ -100,7 +67,7 @@ int main(int argc, char** argv) {
   printf("helper,smid,line,pass,cycles\n");
   std::vector<long long> h(n);
   // One load on SM `s` per line, by TMA 2-D (pass 0, 1, 3; 5 through the 4 KB-row map),
-  // ld.global.cg (2) or 1-D bulk copy (4); false if no CTA ran there.
+  // ld.global.cg (2) or 1-D bulk copy (4) (tma_on_sm.cuh); false if no CTA ran there.
   auto loads = [&](int s, int pass) {
     CK(cudaMemset(ran, 0xff, 4));
     if (pass == 2 || pass == 4) {
@@ -110,24 +77,16 @@ int main(int argc, char** argv) {
                                             s, 0, dout, ran);
     }
     CKL();
-    CK(cudaDeviceSynchronize());
-    int ran_on = -1;
-    CK(cudaMemcpy(&ran_on, ran, 4, cudaMemcpyDeviceToHost));
+    if (!ran_on(ran, s)) return false;
     CK(cudaMemcpy(h.data(), dout, n * sizeof(long long), cudaMemcpyDeviceToHost));
-    return ran_on == s;
+    return true;
   };
   for (int s = 0; s < sms; s += smoke ? 33 : 1) {
     read_all_kernel<<<sms * 8, 256>>>((const int4*)fl, flush_bytes / 16, sink);
     CKL();
-    if (!loads(helper, 0)) {
-      fprintf(stderr, "no CTA ran on helper SM %d\n", helper);
-      return 1;
-    }
+    if (!loads(helper, 0)) return 1;
     for (int pass = 0; pass < 6; ++pass) {
-      if (!loads(s, pass)) {
-        fprintf(stderr, "no CTA ran on SM %d\n", s);
-        return 1;
-      }
+      if (!loads(s, pass)) return 1;
       for (int i = 0; i < n; ++i) printf("%d,%d,%d,%d,%lld\n", helper, s, i, pass, h[i]);
     }
     fflush(stdout);

@@ -49,13 +49,7 @@ int main() {
       CK(cudaMemset(ran, 0xff, 4));
       tma2d_on_sm_kernel<<<sms, 32, big_smem>>>(map, dcoords, nsamp, (uint32_t)(64 * h * 2), target, test, dout, ran);
       CKL();
-      CK(cudaDeviceSynchronize());
-      int ran_on = -1;
-      CK(cudaMemcpy(&ran_on, ran, 4, cudaMemcpyDeviceToHost));
-      if (ran_on != target) {
-        fprintf(stderr, "no CTA ran on SM %d\n", target);
-        return 1;
-      }
+      if (!ran_on(ran, target)) return 1;
       std::vector<long long> v(nsamp);
       CK(cudaMemcpy(v.data(), dout, nsamp * sizeof(long long), cudaMemcpyDeviceToHost));
       v.erase(v.begin(), v.begin() + 8);
