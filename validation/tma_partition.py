@@ -32,6 +32,8 @@ import os
 import statistics
 import sys
 
+import sim_timeline
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "validation", "data", "h200")
 FAR_GAP = 80  # SM cycles: pass 0 this much above pass 1 is a far read that left a near copy
@@ -56,8 +58,8 @@ def stats(xs):
     return f"{q[0]:.0f} / {statistics.median(xs):.0f} / {q[-1]:.0f} / {statistics.mean(xs):.0f}"
 
 
-def summarise(path):
-    data = load(path)
+def summarise(title, data):
+    """Prints the tables of one run, {(helper, smid): {(line, pass): cycles}}, titled `title`."""
     for helper in sorted({h for h, _ in data}):
         sms = {s: v for (h, s), v in data.items() if h == helper}
         lines = sorted({ln for v in sms.values() for ln, _ in v if ln > 0})  # line 0 fetches the map
@@ -74,7 +76,7 @@ def summarise(path):
                 classes["home A"].append(ln)
             else:
                 classes["home B"].append(ln)
-        print(f"## {os.path.basename(path)}, helper SM {helper}: group A {len(group_a)} SMs, B {len(group_b)} SMs")
+        print(f"## {title}, helper SM {helper}: group A {len(group_a)} SMs, B {len(group_b)} SMs")
         print("| lines | n | SMs | " + " | ".join(f"pass {p}" for p in passes) + " |")
         print("|---|---:|---|" + "---|" * len(passes))
         for name in ("home A", "home B", "slow"):
@@ -121,13 +123,9 @@ def program(sm, lines, bulk):
 
 
 def simulate(binary, step, extra):
-    """The model's run, as a file in the CSV's format (helper,smid,line,pass,cycles)."""
-    import tempfile
-
-    import sim_timeline
-
+    """The model's run, in load()'s form."""
     lines = random_lines(192, REGION // 128)
-    rows = ["helper,smid,line,pass,cycles"]
+    out = collections.defaultdict(dict)
     for s in range(0, 132, step):
         progs = [program(0, lines, False), program(s, lines, False), program(s, lines, False),
                  program(s, lines, True)]
@@ -138,11 +136,8 @@ def simulate(binary, step, extra):
         if len(copies) != 3 * len(lines):
             raise SystemExit(f"SM {s}: {len(copies)} copies timed for {3 * len(lines)}")
         for k, (issue, _, done) in enumerate(copies):
-            rows.append(f"0,{s},{k % len(lines)},{k // len(lines)},{sim_timeline.seen(waits, done) - issue + 40:.0f}")
-    tmp = tempfile.NamedTemporaryFile("w", suffix="_model.csv", delete=False)
-    tmp.write("\n".join(rows) + "\n")
-    tmp.close()
-    return tmp.name
+            out[(0, s)][(k % len(lines), k // len(lines))] = round(sim_timeline.seen(waits, done) - issue + 40)
+    return out
 
 
 def main():
@@ -151,11 +146,11 @@ def main():
         binary, rest, step = args[1], args[2:], 1
         if rest[:1] == ["--sms"]:
             step, rest = 132 // int(rest[1]), rest[2:]
-        summarise(simulate(binary, step, rest))
+        summarise(f"model ({binary} {' '.join(rest)})", simulate(binary, step, rest))
         return
     paths = args or sorted(glob.glob(os.path.join(DATA, "micro_tma_partition*.csv")))
     for p in paths:
-        summarise(p)
+        summarise(os.path.basename(p), load(p))
 
 
 if __name__ == "__main__":
