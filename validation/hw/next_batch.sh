@@ -17,6 +17,7 @@
 #   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads, helpers SM 0 and 2 (~1 min)
 #   bash validation/hw/next_batch.sh linemap $OUT     # tma_linemap.cu: every line of 1 MiB by TMA 2-D boxes of 1 / 2 / 64 rows and by bulk copy (~1 min)
 #   bash validation/hw/next_batch.sh latsmem $OUT     # tma_latency.cu --smem-coords: the curve without the every-fourth-sample artefact (~2 min)
+#   bash validation/hw/next_batch.sh placencu $OUT    # cta_place.cu under ncu: per-slice max / mean of the sectors each set's copies ask (~2 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -44,7 +45,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -129,6 +130,17 @@ case "$part" in
     ;;
   firstround) timed first_round ;;
   place) timed cta_place ;;
+  placencu)
+    # Is the all-132 burst (1339 cycles against 1113-1240 for one GPC) bound by the busiest
+    # slice? The sectors each slice serves per launch, as sum, max, min and mean over the lts
+    # units, with the lts-to-crossbar busy cycles (validation/README.md, A CTA's first load on
+    # chosen SMs).
+    build cta_place
+    PLACE_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.max,lts__t_sectors_srcunit_tex_op_read.min,lts__t_sectors_srcunit_tex_op_read.avg,lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__lts2xbar_cycles_active.sum,lts__lts2xbar_cycles_active.max,lts__cycles_elapsed.avg,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "cta_place.cu (validation/hw/micro.sh's cta_place line) under ncu --cache-control none with $PLACE_METRICS, --kernel-name placed_load_kernel: every launch of every set (6 a set, the first the warm-up), sets and sizes in the order the .cu prints them" > "$OUT/ncu_l2/cta_place_provenance.txt"
+    profile "cta_place ncu" 400 "$OUT/ncu_l2/cta_place_raw.csv" "$OUT/micro_cta_place_ncu_points.csv" \
+      --kernel-name placed_load_kernel --metrics "$PLACE_METRICS" "$BUILD/cta_place"
+    ;;
   linemap) timed tma_linemap ;;
   latsmem)
     # tma_latency with its coordinates in shared memory (no timed global load): the curve
