@@ -77,7 +77,7 @@ const std::vector<MicroBench>& micro_benches() {
        "mt19937_64 seed and draws) of an [W/8KB x 4096] fp16 tensor; working set first read by "
        "a full-chip bulk-copy kernel (memory state carried over); first 8 samples dropped",
        {"box_bytes", "working_set_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles",
-        "p90_cycles", "mean_cycles"},
+        "p90_cycles", "mean_cycles", "p05_cycles", "p25_cycles", "p75_cycles", "p95_cycles"},
        {"box_bytes", "working_set_bytes"},
        "median_cycles",
        latency_points,

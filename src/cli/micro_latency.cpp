@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "cli/micro_detail.h"
 #include "program/builder.h"
@@ -147,7 +148,14 @@ MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOp
   micro_sequence(seq, c, ro);
   std::vector<int64_t> v = iteration_cycles(c, trace);
   v.erase(v.begin(), v.begin() + 8);
-  return with_latency_columns({{"box_bytes", s(box)}, {"working_set_bytes", s(ws)}}, v);
+  MicroRow row = with_latency_columns({{"box_bytes", s(box)}, {"working_set_bytes", s(ws)}}, v);
+  // tma_latency.cu's quantile columns (twenty-eighth session), chosen as its pct_of does
+  std::sort(v.begin(), v.end());
+  for (const auto& [name, p] : {std::pair{"p05_cycles", 0.05}, std::pair{"p25_cycles", 0.25},
+                                std::pair{"p75_cycles", 0.75}, std::pair{"p95_cycles", 0.95}}) {
+    row[name] = s(v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))]);
+  }
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------------

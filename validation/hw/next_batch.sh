@@ -15,6 +15,7 @@
 #   bash validation/hw/next_batch.sh firstround $OUT  # first_round.cu: a GEMM prologue on every SM, timed (~1 min)
 #   bash validation/hw/next_batch.sh place $OUT       # cta_place.cu: a first 32 / 8 KB copy on chosen sets of SMs (~1 min)
 #   bash validation/hw/next_batch.sh tmapart $OUT     # tma_partition.cu: l2_partition with 128-B TMA loads, helpers SM 0 and 2 (~1 min)
+#   bash validation/hw/next_batch.sh tmacold $OUT     # tma_partition.cu --cold: each line's DRAM miss from every SM, near and far homes (~2 min)
 #   bash validation/hw/next_batch.sh linemap $OUT     # tma_linemap.cu: every line of 1 MiB by TMA 2-D boxes of 1 / 2 / 64 rows and by bulk copy (~1 min)
 #   bash validation/hw/next_batch.sh latsmem $OUT     # tma_latency.cu --smem-coords: the curve without the every-fourth-sample artefact (~2 min)
 #   bash validation/hw/next_batch.sh placencu $OUT    # cta_place.cu under ncu: per-slice max / mean of the sectors each set's copies ask (~2 min)
@@ -45,7 +46,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -148,6 +149,17 @@ case "$part" in
     build tma_latency
     MICRO_NAMES=tma_latency MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT/smem" "--smem-coords"
     mv "$OUT/smem/micro_tma_latency.csv" "$OUT/micro_tma_latency_smemcoords.csv"
+    rm -rf "$OUT/smem"
+    ;;
+  tmacold)
+    # tma_partition.cu --cold: each line's DRAM miss by TMA 2-D and by ld.global.cg from every
+    # SM, with pass 0 telling which lines are far (helpers SM 0 and SM 2)
+    build tma_partition
+    for hp in 0 2; do
+      MICRO_NAMES=tma_partition MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT/cold$hp" "--cold --helper $hp"
+      mv "$OUT/cold$hp/micro_tma_partition.csv" "$OUT/micro_tma_partition_cold_helper$hp.csv"
+      rm -rf "$OUT/cold$hp"
+    done
     ;;
   tmapart)
     # helper SM 0 (micro_tma_partition.csv), then helper SM 2 of the other partition

@@ -14,7 +14,12 @@
 // cp.async.bulk of the line (no tensor map), pass 5 by TMA 2-D through a second map of the same
 // bytes with 4 KB rows ([16384 x 2048] fp16: the same line at other box coordinates; do the
 // lines slow by TMA 2-D follow the address or the coordinates?).
-// Options: --helper H (the helper SM, default 0), --smoke (32 lines, every 33rd SM).
+// --cold (twenty-eighth session): does a DRAM miss on a far-homed line pay the far extra too?
+// Per SM: flush, pass 6 loads each line from DRAM by TMA 2-D; flush, pass 7 the same by
+// ld.global.cg; flush, the helper's loads and pass 0 (which tells the lines far from this SM's
+// partition, for SMs of the other group than the helper's).
+// Options: --helper H (the helper SM, default 0), --cold (passes 6, 7, 0 only), --smoke (32
+// lines, every 33rd SM).
 // (Until 27f2b86 the TMA 2-D passes timed every fourth load with the L2 round trip of the next
 // coordinates: tma_on_sm.cuh.)
 // Columns: helper,smid,line,pass,cycles (line = index into the random line list; the first load
@@ -22,10 +27,11 @@
 #include "tma_on_sm.cuh"
 
 int main(int argc, char** argv) {
-  bool smoke = false;
+  bool smoke = false, cold = false;
   int helper = 0;
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "--smoke") smoke = true;
+    if (std::string(argv[a]) == "--cold") cold = true;
     if (std::string(argv[a]) == "--helper" && a + 1 < argc) helper = std::atoi(argv[++a]);
   }
   const int sms = num_sms(), n = smoke ? 32 : 192, COLS = 4096;
@@ -67,10 +73,11 @@ int main(int argc, char** argv) {
   printf("helper,smid,line,pass,cycles\n");
   std::vector<long long> h(n);
   // One load on SM `s` per line, by TMA 2-D (pass 0, 1, 3; 5 through the 4 KB-row map),
-  // ld.global.cg (2) or 1-D bulk copy (4) (tma_on_sm.cuh); false if no CTA ran there.
+  // ld.global.cg (2, 7) or 1-D bulk copy (4) (tma_on_sm.cuh); 6 and 7 find a flushed L2; false
+  // if no CTA ran there.
   auto loads = [&](int s, int pass) {
     CK(cudaMemset(ran, 0xff, 4));
-    if (pass == 2 || pass == 4) {
+    if (pass == 2 || pass == 4 || pass == 7) {
       line_on_sm_kernel<<<sms, 32, smem>>>((const int4*)buf, dcoords, n, s, pass == 4, dout, ran);
     } else {
       tma2d_on_sm_kernel<<<sms, 32, smem>>>(pass == 5 ? map2 : map, pass == 5 ? dcoords2 : dcoords, n, 128,
@@ -81,11 +88,21 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(h.data(), dout, n * sizeof(long long), cudaMemcpyDeviceToHost));
     return true;
   };
-  for (int s = 0; s < sms; s += smoke ? 33 : 1) {
+  auto flush = [&]() {
     read_all_kernel<<<sms * 8, 256>>>((const int4*)fl, flush_bytes / 16, sink);
     CKL();
+  };
+  for (int s = 0; s < sms; s += smoke ? 33 : 1) {
+    if (cold) {
+      for (int pass : {6, 7}) {
+        flush();
+        if (!loads(s, pass)) return 1;
+        for (int i = 0; i < n; ++i) printf("%d,%d,%d,%d,%lld\n", helper, s, i, pass, h[i]);
+      }
+    }
+    flush();
     if (!loads(helper, 0)) return 1;
-    for (int pass = 0; pass < 6; ++pass) {
+    for (int pass = 0; pass < (cold ? 1 : 6); ++pass) {
       if (!loads(s, pass)) return 1;
       for (int i = 0; i < n; ++i) printf("%d,%d,%d,%d,%lld\n", helper, s, i, pass, h[i]);
     }
