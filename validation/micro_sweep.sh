@@ -41,6 +41,7 @@ if [ "$set_name" = dram ]; then
   done <<'LIST'
 tma_latency micro_tma_latency.csv
 tma_latency micro_tma_latency_smemcoords.csv
+tma_latency micro_tma_latency_smemcoords_run1.csv
 tma_stride micro_tma_stride.csv
 tma_stride micro_tma_stride_rerun.csv
 dram_pair micro_dram_pair.csv
