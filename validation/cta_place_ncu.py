@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 import cta_place
+from ncu_raw import ncu_rows
 
 H = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "validation",
                  "data", "h200")
@@ -31,20 +32,14 @@ SECT = "lts__t_sectors_srcunit_tex_op_read"
 
 def measured():
     """{(set, size): {metric: median over the 5 timed launches}, ...} and the points' rows."""
-    raw = [r for r in csv.DictReader(line for line in open(os.path.join(H, "ncu_l2",
-                                                                          "cta_place_raw.csv"))
-                                     if not line.startswith("#") and not line.startswith("=="))]
-    launches = {}
-    for r in raw:
-        launches.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    ids = list(launches)
+    launches = ncu_rows(os.path.join(H, "ncu_l2", "cta_place_raw.csv"))
     points = list(csv.DictReader(line for line in open(os.path.join(
         H, "micro_cta_place_ncu_points.csv")) if not line.startswith("#")))
-    if len(ids) != 6 * len(points):
-        raise SystemExit(f"{len(ids)} launches for {len(points)} rows: expected 6 a row")
+    if len(launches) != 6 * len(points):
+        raise SystemExit(f"{len(launches)} launches for {len(points)} rows: expected 6 a row")
     out = {}
     for i, p in enumerate(points):
-        ls = [launches[ids[6 * i + j]] for j in range(1, 6)]
+        ls = [launches[6 * i + j] for j in range(1, 6)]
         out[(p["set"], int(p["size_bytes"]))] = (
             p, {k: statistics.median(x[k] for x in ls) for k in ls[0]})
     return out

@@ -20,30 +20,26 @@ import csv
 import os
 import statistics
 
+from ncu_raw import ncu_rows
+
 H = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "validation",
                  "data", "h200")
 PEAK = 188
 
 
 def main():
-    raw = [r for r in csv.DictReader(line for line in open(os.path.join(H, "ncu_l2",
-                                                                          "cta_start_raw.csv"))
-                                     if not line.startswith("#"))]
-    launches = {}
-    for r in raw:
-        launches.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    ids = list(launches)
+    launches = ncu_rows(os.path.join(H, "ncu_l2", "cta_start_raw.csv"))
     points = list(csv.DictReader(line for line in open(os.path.join(
         H, "micro_cta_start_ncu_points.csv")) if not line.startswith("#")))
-    if len(ids) != 6 * len(points):
-        raise SystemExit(f"{len(ids)} launches for {len(points)} rows: expected 6 a row")
+    if len(launches) != 6 * len(points):
+        raise SystemExit(f"{len(launches)} launches for {len(points)} rows: expected 6 a row")
     base = {}
     print("| place | CTAs | bytes | median cycles | sectors | hit | fabric | xbar | rate (of 188) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for i, p in enumerate(points):
         if p["state"] != "l2":
             continue
-        ls = [launches[ids[6 * i + j]] for j in range(1, 6)]
+        ls = [launches[6 * i + j] for j in range(1, 6)]
 
         def med(k):
             return statistics.median(x[k] for x in ls)

@@ -24,11 +24,11 @@ SM clock.
 With dram__bytes_read.sum among the metrics it also prints the DRAM bytes read per L2 read
 sector byte (0 where a re-read stream stays in the L2).
 """
-import collections
 import csv
-import io
 import os
 import sys
+
+from ncu_raw import ncu_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
@@ -62,26 +62,21 @@ def main():
     if not os.path.exists(raw):
         raise SystemExit(f"l2_hot_ncu.py: {os.path.relpath(raw, HERE)} does not exist: not measured "
                          "yet (validation/README.md, Shared tiles, has the ncu command)")
-    lines = open(raw).read().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
-    by = collections.OrderedDict()
-    for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
-        by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    ids = list(by)
+    launches = ncu_rows(raw)
     with open(os.path.join(DATA, f"micro_{name}{tag}.csv")) as f:
         pts = list(csv.DictReader(line for line in f if not line.startswith("#")))
     if name in SKIP:
         col, value = SKIP[name]
         pts = [p for p in pts if p[col] != value]
     per = PER_POINT.get(name, 2)
-    if len(ids) != per * len(pts):
-        raise SystemExit(f"{len(ids)} profiled launches for {len(pts)} points (expected {per} each)")
-    dram = "dram__bytes_read.sum" in by[ids[0]]
+    if len(launches) != per * len(pts):
+        raise SystemExit(f"{len(launches)} profiled launches for {len(pts)} points (expected {per} each)")
+    dram = "dram__bytes_read.sum" in launches[0]
     print(",".join(KEYS[name]) + ",delivered_over_l2,"
           "read_sectors_per_slice_cycle,sectors_per_request,hit_rate,far_per_read,sm_mhz" +
           (",dram_read_over_l2" if dram else ""))
     for i, p in enumerate(pts):
-        m = by[ids[per * i + per - 1]]
+        m = launches[per * i + per - 1]
         rd = m["lts__t_sectors_srcunit_tex_op_read.sum"]
         print(",".join(p[k] for k in KEYS[name]) +
               ",%.2f,%.2f,%.2f,%.3f,%.3f,%.0f" % (

@@ -25,25 +25,16 @@ differ must not fall in one class. Standard library only.
 """
 import collections
 import csv
-import io
 import os
 import sys
+
+from ncu_raw import ncu_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "h200")
 NCU = os.path.join(DATA, "ncu_l2")
 TEX = "lts__t_requests_srcunit_tex_op_read"
 FAB = "lts__t_requests_srcunit_ltcfabric"
-
-
-def ncu_rows(path):
-    """Per profiled launch (in order): {metric name: value}."""
-    text = open(path).read().splitlines()
-    start = next(i for i, line in enumerate(text) if line.startswith('"ID"'))
-    by = collections.OrderedDict()
-    for r in csv.DictReader(io.StringIO("\n".join(text[start:]))):
-        by.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    return list(by.values())
 
 
 def launches(path):

@@ -22,8 +22,8 @@ import os
 import statistics
 import sys
 
-import tma_partition
 import sim_timeline
+import tma_partition
 
 FAR = 430  # SM cycles: a pass-0 load above this is a far L2 hit (near ~330, far ~515)
 
@@ -34,8 +34,15 @@ def quant(v):
     return " / ".join(str(x) for x in q) + f" ({statistics.mean(s):.0f})"
 
 
+def far_share_of(data, h, s):
+    """The share of SM s's pass-0 loads that were far L2 hits (B's SMs: ~half; A's: none)."""
+    v = [c for (ln, p), c in data[(h, s)].items() if p == 0]
+    return sum(c > FAR for c in v) / max(1, len(v))
+
+
 def split(data, passes):
-    """{pass: (near-homed samples, far-homed samples)} over every target SM and line."""
+    """{pass: (near-homed samples, far-homed samples)} over every target SM and line, then the
+    SMs of groups A and B and the lines homed in A and in all, for the title."""
     sms = sorted({s for (_, s) in data})
     helpers = {h for (h, _) in data}
     if len(helpers) != 1:
@@ -54,11 +61,6 @@ def split(data, passes):
                     (near if home_a[ln] == (s not in group_b) else far).append(data[(h, s)][(ln, p)])
         out[p] = (near, far)
     return out, len(sms) - len(group_b), len(group_b), sum(home_a.values()), len(lines)
-
-
-def far_share_of(data, h, s):
-    v = [c for (ln, p), c in data[(h, s)].items() if p == 0]
-    return sum(c > FAR for c in v) / max(1, len(v))
 
 
 NAMES = {6: "TMA 2-D from DRAM", 7: "ld.global.cg from DRAM", 0: "TMA 2-D after the helper"}

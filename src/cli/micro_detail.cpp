@@ -42,16 +42,18 @@ std::string s(int64_t v) {
   return std::to_string(v);
 }
 
+int64_t pct_of_sorted(const std::vector<int64_t>& sorted, double p) {
+  return sorted[static_cast<size_t>(p * static_cast<double>(sorted.size() - 1))];
+}
+
 Summary summarize(std::vector<int64_t> v) {
   std::sort(v.begin(), v.end());
-  const auto pct = [&](double p) {
-    return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
-  };
   double mean = 0;
   for (const int64_t x : v) {
     mean += static_cast<double>(x);
   }
-  return {v.front(), pct(0.1), v[v.size() / 2], pct(0.9), mean / static_cast<double>(v.size())};
+  return {v.front(), pct_of_sorted(v, 0.1), v[v.size() / 2], pct_of_sorted(v, 0.9),
+          mean / static_cast<double>(v.size())};
 }
 
 MicroRow with_latency_columns(MicroRow key, const std::vector<int64_t>& v) {

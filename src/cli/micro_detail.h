@@ -27,6 +27,8 @@ struct Summary {
   double mean;
 };
 Summary summarize(std::vector<int64_t> v);
+// common.cuh's pct_of on samples already sorted: sorted[p * (n - 1)].
+int64_t pct_of_sorted(const std::vector<int64_t>& sorted, double p);
 // `key` plus the latency micros' columns: samples, min_cycles, p10_cycles, median_cycles,
 // p90_cycles, mean_cycles of `v`.
 MicroRow with_latency_columns(MicroRow key, const std::vector<int64_t>& v);

@@ -153,7 +153,7 @@ MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOp
   std::sort(v.begin(), v.end());
   for (const auto& [name, p] : {std::pair{"p05_cycles", 0.05}, std::pair{"p25_cycles", 0.25},
                                 std::pair{"p75_cycles", 0.75}, std::pair{"p95_cycles", 0.95}}) {
-    row[name] = s(v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))]);
+    row[name] = s(pct_of_sorted(v, p));
   }
   return row;
 }
