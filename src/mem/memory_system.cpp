@@ -275,6 +275,9 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
 }
 
 Time MemorySystem::access(const MemRequest& req, Time t) {
+  if (m_record != nullptr) [[unlikely]] {
+    m_record->push_back({req, t});
+  }
   ++m_stats.requests;
   m_stats.read_requests += req.write ? 0 : 1;
   ++m_stats.responses;

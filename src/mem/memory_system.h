@@ -71,11 +71,22 @@ struct MemStats {
   Time dram_busy_ps = 0;              // summed over channels
 };
 
+// One call of MemorySystem::access, as recorded for replaying the memory system alone
+// (RunOptions::memory_trace; bench_sim's MemoryReplay).
+struct MemAccessRecord {
+  MemRequest req;
+  Time t = 0;
+};
+
 class MemorySystem {
  public:
   MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock);
 
   Time access(const MemRequest& req, Time t);
+  // From now on every access() call is appended to `out` (nullptr: none). Replaying the calls in
+  // order on a fresh MemorySystem of the same config gives the same results: access() depends
+  // on nothing else.
+  void record_accesses(std::vector<MemAccessRecord>* out) { m_record = out; }
   // The TPC stage's entry of `line` for `sm`: consecutive lines take consecutive entries (a
   // stream walks the table in order, four entries to a host cache line), and the bits above
   // the table's size fold in, so a box's rows a power of two of lines apart spread over it.
@@ -536,6 +547,7 @@ class MemorySystem {
   bool m_ahead_bank = false;  // whether its bank state was prefetched
   void bin(std::vector<uint64_t>& bins, Time t, int bytes);
   MemStats m_stats;
+  std::vector<MemAccessRecord>* m_record = nullptr;  // record_accesses
   std::vector<SliceStats> m_slice_stats;
   std::vector<uint8_t> m_sm_partition;   // partition_of_sm, per SM
   std::vector<uint16_t> m_sm_coalescer;  // coalescer_of_sm, per SM

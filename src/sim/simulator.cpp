@@ -512,6 +512,7 @@ SimResult Run::collect(Time end) const {
 SimResult simulate(const program::Kernel& kernel, const GpuConfig& config,
                    const RunOptions& options, Timeline* timeline) {
   MemorySystem memory(config, ClockDomain::from_mhz(config.sm.clock_mhz));
+  memory.record_accesses(options.memory_trace);
   Run run(kernel, config, options, timeline, memory, 0, options.issue_trace);
   return run.run();
 }
@@ -520,6 +521,7 @@ std::vector<SimResult> simulate_sequence(const std::vector<const program::Kernel
                                          const GpuConfig& config, const RunOptions& options,
                                          Timeline* timeline) {
   MemorySystem memory(config, ClockDomain::from_mhz(config.sm.clock_mhz));
+  memory.record_accesses(options.memory_trace);
   std::vector<SimResult> results;
   Time begin = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {

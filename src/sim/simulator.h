@@ -15,6 +15,7 @@
 namespace asyncsim {
 
 class Timeline;
+struct MemAccessRecord;
 
 // One instruction issued by the traced warpgroup (warpgroup 0 of role 0 in CTA 0): the
 // simulator's clock64, used by the microbenchmarks to time what the hardware times.
@@ -44,6 +45,9 @@ struct RunOptions {
   int first_sm = 0;
   // Keep a CtaRecord per CTA in SimResult::cta_records (--cta-log).
   bool record_ctas = false;
+  // When set, every memory-system request (and the time it was made) is appended, in order,
+  // for replaying the memory system alone (bench_sim's MemoryReplay).
+  std::vector<MemAccessRecord>* memory_trace = nullptr;
 };
 
 struct SimResult {

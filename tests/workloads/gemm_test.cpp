@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../sim/test_util.h"
+#include "mem/memory_system.h"
 #include "util/error.h"
 
 namespace asyncsim {
@@ -167,6 +168,37 @@ TEST(GemmSpecErrors, ImpossibleTilesNameTheFlag) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
   }
+}
+
+// RunOptions::memory_trace records every memory-system request of a run; replayed in order on a
+// fresh MemorySystem they reproduce the run's traffic exactly (bench_sim's MemoryReplay times
+// the memory system alone this way), and two replays give the same completion times.
+TEST(GemmTraffic, RecordedRequestsReplayToTheSameTraffic) {
+  GemmSpec s;
+  s.m = 512;
+  s.n = 384;
+  s.k = 512;
+  const GpuConfig cfg = load_gpu_config("h200");
+  std::vector<MemAccessRecord> trace;
+  RunOptions o;
+  o.memory_trace = &trace;
+  const SimResult r = simulate(workloads::build_gemm(s, cfg), cfg, o);
+  ASSERT_EQ(static_cast<double>(trace.size()), r.counters.at("mem.requests"));
+  const auto clock = ClockDomain::from_mhz(cfg.sm.clock_mhz);
+  std::vector<Time> done[2];
+  for (std::vector<Time>& d : done) {
+    MemorySystem mem(cfg, clock);
+    for (const MemAccessRecord& a : trace) {
+      d.push_back(mem.access(a.req, a.t));
+    }
+    EXPECT_EQ(mem.stats().dram_read_bytes, r.dram_read_bytes);
+    EXPECT_EQ(mem.stats().l2_read_bytes, r.l2_read_bytes);
+    EXPECT_EQ(mem.stats().l2_write_bytes, r.l2_write_bytes);
+    EXPECT_EQ(static_cast<double>(mem.stats().coalescer_merges),
+              r.counters.at("mem.coalescer_merges"));
+  }
+  EXPECT_EQ(done[0], done[1]);
+  EXPECT_GT(r.dram_read_bytes, 0u);
 }
 
 }  // namespace
