@@ -19,6 +19,7 @@
 #   bash validation/hw/next_batch.sh linemap $OUT     # tma_linemap.cu: every line of 1 MiB by TMA 2-D boxes of 1 / 2 / 64 rows and by bulk copy (~1 min)
 #   bash validation/hw/next_batch.sh latsmem $OUT     # tma_latency.cu --smem-coords: the curve without the every-fourth-sample artefact (~2 min)
 #   bash validation/hw/next_batch.sh placencu $OUT    # cta_place.cu under ncu: per-slice max / mean of the sectors each set's copies ask (~2 min)
+#   bash validation/hw/next_batch.sh loaded $OUT      # loaded_latency.cu: one line's latency (DRAM / L2) while every SM streams from DRAM (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -37,6 +38,8 @@
 #   firstround: OUT/micro_first_round.csv -> validation/data/h200/, then
 #           `python3 validation/first_round.py build/asyncsim` (what the first stages of a GEMM's first
 #           round wait for: tensor maps, lines many SMs ask for at once, the cold start)
+#   loaded: OUT/micro_loaded_latency.csv -> validation/data/h200/, then
+#           `asyncsim micro loaded_latency --compare validation/data/h200/micro_loaded_latency.csv`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
@@ -46,7 +49,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -168,6 +171,7 @@ case "$part" in
     mv "$OUT/helper2/micro_tma_partition.csv" "$OUT/micro_tma_partition_helper2.csv"
     ;;
   ring) timed tma_ring ;;
+  loaded) timed loaded_latency ;;
   tmabw) tma_bw_ncu "" "" ;;
   tmabwdram)
     # tmabw again with dram__bytes_read.sum: does the H200 read the 2-slot point's misses from

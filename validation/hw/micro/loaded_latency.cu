@@ -1,0 +1,206 @@
+// The latency of one line while every SM streams from DRAM (twenty-ninth session). The model's
+// DRAM adds little latency under load where the H200 adds much: tma_bw's 2-slot DRAM point is
+// +14.7 % fast in the model, and tma_ring's loaded copies take 1275 cycles (median) on the H200
+// against the model's 1117 (validation/README.md, "Memory bandwidth"). This measures the
+// latency-against-load curve directly, and whether the added latency is the DRAM's (probe
+// lines from DRAM) or the fabric's and the L2's (probe lines resident in L2).
+//
+// One CTA per SM (grid = SMs, 128 KB of shared memory each), two warps, lane 0 of each:
+//   warp 0, the stream: `slots` bulk copies of 8 KB in flight (one mbarrier per slot, a slot
+//     reissued when its copy completed), 600 copies per CTA, copy n of CTA c = unit
+//     c + n * grid of a 2 GiB region (tma_bw's grid-stride order; lines no copy of the launch
+//     read before, from DRAM after the flush); slots = 0: no stream
+//   warp 1, the probe: `samples` dependent ld.global.cg.u32 (the next address adds the loaded
+//     word, which is 0), clock64 before the load and after its value is used; the line of
+//     sample k of CTA c is a hash of (c, k): probe=dram, over a 4 GiB region no one else reads
+//     (every sample a line not read before, from DRAM), probe=l2, over a 1 MiB region every SM
+//     read before the launch (the lines stay resident: every SM re-reads them all the time)
+// Per launch: a 512 MiB flush (read_all_kernel), for probe=l2 a read of the 1 MiB region, then
+// the kernel; 3 launches (rep) per point, the first 8 samples of each CTA dropped.
+// Columns: probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean
+//   stream_gbps: stream bytes / (last stream end - first stream start), %globaltimer
+//   sm_mhz: median over CTAs of the stream warp's (probe warp's without a stream) clock64 over
+//     %globaltimer
+//   inside: the share of CTAs whose probe ended before their stream did (1 = every sample was
+//     taken under load)
+//   rep = all: every launch's samples of the point together
+#include "common.cuh"
+
+constexpr uint32_t kBytes = 8192;
+constexpr int kCopies = 600;
+constexpr int kMaxSamples = 512;
+constexpr int kDrop = 8;
+constexpr size_t kSmem = size_t(128) << 10;  // one CTA per SM
+
+__device__ __forceinline__ uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+__global__ void __launch_bounds__(64, 1)
+    loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
+                  uint32_t line_mask, int samples, uint32_t seed, uint32_t* lat,
+                  unsigned long long* info) {
+  extern __shared__ __align__(1024) uint8_t dsm[];
+  __shared__ __align__(8) uint64_t bars[16];
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < nslots; ++s) mbar_init(&bars[s], 1);
+    fence_mbar_init();
+  }
+  __syncthreads();
+  if (threadIdx.x % 32 != 0) return;
+  unsigned long long* my = info + (size_t)blockIdx.x * 8;
+  unsigned long long g0, g1;
+  long long c0, c1;
+  if (threadIdx.x == 0) {
+    if (nslots == 0) return;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+    c0 = clock64();
+    long long u = blockIdx.x;
+    int s = 0;
+    uint32_t round = 0;
+    for (int n = 0; n < kCopies; ++n) {
+      if (round > 0) mbar_wait(&bars[s], (round - 1) & 1);
+      mbar_expect_tx(&bars[s], kBytes);
+      bulk_g2s(dsm + (uint32_t)s * kBytes, stream + (unsigned long long)u * kBytes, kBytes, &bars[s]);
+      u += gridDim.x;
+      if (++s == nslots) {
+        s = 0;
+        ++round;
+      }
+    }
+    ring_drain(bars, nslots, round, s);
+    c1 = clock64();
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+    my[0] = g0;
+    my[1] = g1;
+    my[2] = (unsigned long long)c0;
+    my[3] = (unsigned long long)c1;
+    return;
+  }
+  int smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+  c0 = clock64();
+  uint32_t v = 0;
+  uint32_t* mine = lat + (size_t)blockIdx.x * kMaxSamples;
+  for (int k = 0; k < samples; ++k) {
+    const uint32_t line = (mix32(seed ^ mix32(blockIdx.x * 0x10001U + (uint32_t)k * 0x9E3779B9U)) + v) & line_mask;
+    const long long t0 = clock64();
+    uint32_t nx;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(nx) : "l"(probe + (size_t)line * 32));
+    v = nx;
+    asm volatile("" ::"r"(v));
+    const long long t1 = clock64();
+    mine[k] = (uint32_t)(t1 - t0);
+  }
+  c1 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+  my[4] = g0;
+  my[5] = g1;
+  my[6] = (unsigned long long)(c1 - c0);
+  my[7] = (unsigned long long)smid;
+}
+
+static void print_row(const char* probe, int slots, const char* rep, double gbps, double mhz, double inside,
+                      std::vector<uint32_t> v) {
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (uint32_t x : v) sum += x;
+  auto q = [&](double p) { return v[(size_t)(p * (double)(v.size() - 1))]; };
+  printf("%s,%d,%s,%.1f,%.0f,%.2f,%zu,%u,%u,%u,%u,%u,%u,%.1f\n", probe, slots, rep, gbps, mhz, inside, v.size(),
+         v.front(), q(0.1), q(0.25), v[v.size() / 2], q(0.75), q(0.9), sum / (double)v.size());
+}
+
+int main(int argc, char** argv) {
+  const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  const int sms = num_sms();
+  const size_t stream_bytes = size_t(2) << 30;
+  const size_t dram_probe = size_t(4) << 30;
+  const size_t l2_probe = size_t(1) << 20;
+  const size_t flush_bytes = size_t(512) << 20;
+  if ((size_t)sms * kCopies * kBytes > stream_bytes) {
+    fprintf(stderr, "stream region too small\n");
+    return 1;
+  }
+  uint8_t* stream;
+  uint32_t* probe_dram;
+  uint32_t* probe_l2;
+  int4* flush;
+  int* sink;
+  uint32_t* dlat;
+  unsigned long long* dinfo;
+  CK(cudaMalloc(&stream, stream_bytes));
+  CK(cudaMalloc(&probe_dram, dram_probe));
+  CK(cudaMalloc(&probe_l2, l2_probe));
+  CK(cudaMalloc(&flush, flush_bytes));
+  CK(cudaMalloc(&sink, sizeof(int)));
+  CK(cudaMalloc(&dlat, (size_t)sms * kMaxSamples * sizeof(uint32_t)));
+  CK(cudaMalloc(&dinfo, (size_t)sms * 8 * sizeof(unsigned long long)));
+  fill_random(stream, stream_bytes, 11);
+  fill_random(flush, flush_bytes, 12);
+  CK(cudaMemset(probe_dram, 0, dram_probe));
+  CK(cudaMemset(probe_l2, 0, l2_probe));
+  CK(cudaFuncSetAttribute(loaded_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
+  printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean\n");
+  const int all_slots[] = {0, 1, 2, 3, 4, 6, 8, 16};
+  uint32_t seed = 1;
+  for (const char* probe : {"dram", "l2"}) {
+    const bool dram = std::string(probe) == "dram";
+    const int samples = dram ? 192 : 256;
+    const uint32_t mask = (uint32_t)((dram ? dram_probe : l2_probe) / 128 - 1);
+    for (int slots : all_slots) {
+      if (smoke && slots > 2) break;
+      std::vector<uint32_t> pooled;
+      std::vector<double> gsum, msum, fsum;
+      for (int rep = 0; rep < 3; ++rep, ++seed) {
+        read_all_kernel<<<sms * 4, 512>>>(flush, flush_bytes / sizeof(int4), sink);
+        CKL();
+        if (!dram) {
+          read_all_kernel<<<sms * 4, 512>>>(reinterpret_cast<const int4*>(probe_l2), l2_probe / sizeof(int4), sink);
+          CKL();
+        }
+        CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
+        loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
+                                          dlat, dinfo);
+        CKL();
+        CK(cudaDeviceSynchronize());
+        std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
+        std::vector<unsigned long long> info((size_t)sms * 8);
+        CK(cudaMemcpy(lat.data(), dlat, lat.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(info.data(), dinfo, info.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        std::vector<uint32_t> v;
+        std::vector<double> mhz;
+        unsigned long long first = ~0ULL, last = 0;
+        int inside = 0;
+        for (int c = 0; c < sms; ++c) {
+          const unsigned long long* m = &info[(size_t)c * 8];
+          for (int k = kDrop; k < samples; ++k) v.push_back(lat[(size_t)c * kMaxSamples + k]);
+          if (slots > 0) {
+            first = std::min(first, m[0]);
+            last = std::max(last, m[1]);
+            mhz.push_back((double)(m[3] - m[2]) / (double)(m[1] - m[0]) * 1e3);
+            inside += m[5] <= m[1] ? 1 : 0;
+          } else {
+            mhz.push_back((double)m[6] / (double)(m[5] - m[4]) * 1e3);
+          }
+        }
+        const double gbps = slots > 0 ? (double)sms * kCopies * kBytes / (double)(last - first) : 0.0;
+        const double frac = slots > 0 ? (double)inside / sms : 1.0;
+        print_row(probe, slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
+        pooled.insert(pooled.end(), v.begin(), v.end());
+        gsum.push_back(gbps);
+        msum.push_back(median_of(mhz));
+        fsum.push_back(frac);
+      }
+      print_row(probe, slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
+                pooled);
+      fflush(stdout);
+    }
+  }
+  return 0;
+}
