@@ -11,8 +11,9 @@
 //     c + n * grid of a 2 GiB region (tma_bw's grid-stride order; lines no copy of the launch
 //     read before, from DRAM after the flush); slots = 0: no stream
 //   warp 1, the probe: `samples` dependent ld.global.cg.u32 (the next address adds the loaded
-//     word, which is 0), clock64 before the load and after its value is used; the line of
-//     sample k of CTA c is a hash of (c, k): probe=dram, over a 4 GiB region no one else reads
+//     word, which is 0), clock64 before the load and after an instruction on its value (as
+//     tma_on_sm.cuh's loads: an empty asm alone let clock64 run before the data came); the
+//     line of sample k of CTA c is a hash of (c, k): probe=dram, over a 4 GiB region no one else reads
 //     (every sample a line not read before, from DRAM), probe=l2, over a 1 MiB region every SM
 //     read before the launch (the lines stay resident: every SM re-reads them all the time)
 // Per launch: a 512 MiB flush (read_all_kernel), for probe=l2 a read of the 1 MiB region, then
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(64, 1)
     const long long t0 = clock64();
     uint32_t nx;
     asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(nx) : "l"(probe + (size_t)line * 32));
-    v = nx;
+    v ^= nx & 0x40000000U;  // a real instruction on the loaded word (always 0): clock64 waits for it
     asm volatile("" ::"r"(v));
     const long long t1 = clock64();
     mine[k] = (uint32_t)(t1 - t0);
