@@ -23,6 +23,9 @@ using micro_detail::latency_points;
 using micro_detail::latency_simulate;
 using micro_detail::launch_points;
 using micro_detail::launch_simulate;
+using micro_detail::loaded_columns;
+using micro_detail::loaded_points;
+using micro_detail::loaded_simulate;
 using micro_detail::loop_points;
 using micro_detail::loop_simulate;
 using micro_detail::lsu_chain_points;
@@ -286,6 +289,26 @@ const std::vector<MicroBench>& micro_benches() {
        nullptr,
        {},
        {{"table", "latency"}}},
+      {"loaded_latency",
+       "every SM one CTA of two roles: a probe warpgroup (the .cu's one thread) times 192 "
+       "(probe=dram) or 256 (probe=l2) dependent 4-byte LD_GLOBAL of scattered lines ((cta x "
+       "7919 + k + rep x 104729) x 1000003 + 1 mod lines; the .cu hashes (c, k)) of a 4 GiB "
+       "region from a cold L2 or of a 1 MiB region after a full-chip read of it, a sample from "
+       "one load's issue to the next's, first 8 dropped and, with a stream, those that end after "
+       "the stream's EXIT; a stream warpgroup keeps `slots` 8 KB "
+       "bulk copies in flight, 600 per CTA, copy j of CTA c = unit c + j x SMs of a 2 GiB "
+       "region (none at slots=0); three runs (reps), CTA 0's probe traced in each, samples "
+       "pooled; stream_gbps = the stream's bytes over CTA 0's stream time (first copy to exit; "
+       "the .cu: first stream start to last stream end over all CTAs)",
+       loaded_columns(),
+       {"probe", "slots", "rep"},
+       "median",
+       loaded_points,
+       loaded_simulate,
+       {},
+       nullptr,
+       {},
+       {{"rep", "all"}}},
       {"lsu_chain",
        "1 warpgroup standing for lsu_chain.cu's one warp: 1024 dependent LD_GLOBAL of lanes x "
        "width bytes (width=4 or 16) at scattered 512-B blocks ((k * 1000003 + 1) mod blocks), "

@@ -105,6 +105,10 @@ std::vector<MicroRow> lsu_vector_add_ncu_points();
 MicroRow lsu_vector_add_ncu_simulate(const MicroRow& key, const GpuConfig& c,
                                      const MicroOptions& o);
 
+// One line's latency while every SM streams from DRAM (micro_loaded.cpp).
+const std::vector<std::string>& loaded_columns();
+std::vector<MicroRow> loaded_points();
+MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 // Single-CTA latency benchmarks (micro_latency.cpp).
 std::vector<MicroRow> latency_points();
 MicroRow latency_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);

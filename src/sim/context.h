@@ -21,6 +21,7 @@ struct SimContext {
   ClockDomain sm_clock;
   Timeline* timeline = nullptr;                   // null unless --timeline
   std::vector<IssueMark>* issue_trace = nullptr;  // RunOptions::issue_trace
+  bool trace_every_role = false;                  // RunOptions::trace_every_role
 };
 
 }  // namespace asyncsim

@@ -47,6 +47,7 @@ class Run {
         m_slices_before(memory.slice_stats()),
         m_hbm_before(memory.hbm() ? memory.hbm()->stats() : HbmSystem::Stats{}) {
     m_ctx.issue_trace = trace;
+    m_ctx.trace_every_role = o.trace_every_role;
     // DRAM traffic by tensor: each tensor map's address range.
     std::vector<MemorySystem::Region> regions;
     for (const program::TensorMap& m : k.maps) {

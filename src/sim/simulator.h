@@ -22,6 +22,7 @@ struct MemAccessRecord;
 struct IssueMark {
   Time t;
   program::Op op;
+  int role = 0;  // the warpgroup's role (other than 0 only with RunOptions::trace_every_role)
 };
 
 // Where and when one CTA ran: cycles from the kernel's launch, from when its first instruction
@@ -38,6 +39,8 @@ struct RunOptions {
   // When set, every instruction the traced warpgroup issues is appended (the last kernel of a
   // sequence only).
   std::vector<IssueMark>* issue_trace = nullptr;
+  // With issue_trace: warpgroup 0 of every role of CTA 0 is traced, not only role 0's.
+  bool trace_every_role = false;
   // With a timeline: the interval of its DRAM read / write GB/s counter tracks.
   double counter_sample_ns = 1000;
   // Placement starts at this SM of sm.dispatch_order's order (and wraps), so a one-CTA

@@ -17,7 +17,8 @@
 //     (every sample a line not read before, from DRAM), probe=l2, over a 1 MiB region every SM
 //     read before the launch (the lines stay resident: every SM re-reads them all the time)
 // Per launch: a 512 MiB flush (read_all_kernel), for probe=l2 a read of the 1 MiB region, then
-// the kernel; 3 launches (rep) per point, the first 8 samples of each CTA dropped.
+// the kernel; 3 launches (rep) per point, the first 8 samples of each CTA dropped, and with a
+// stream only the samples that ended before the CTA's stream did (by the SM's clock64).
 // Columns: probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean
 //   stream_gbps: stream bytes / (last stream end - first stream start), %globaltimer
 //   sm_mhz: median over CTAs of the stream warp's (probe warp's without a stream) clock64 over
@@ -44,7 +45,7 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 
 __global__ void __launch_bounds__(64, 1)
     loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
-                  uint32_t line_mask, int samples, uint32_t seed, uint32_t* lat,
+                  uint32_t line_mask, int samples, uint32_t seed, uint32_t* lat, long long* ends,
                   unsigned long long* info) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[16];
@@ -89,6 +90,7 @@ __global__ void __launch_bounds__(64, 1)
   c0 = clock64();
   uint32_t v = 0;
   uint32_t* mine = lat + (size_t)blockIdx.x * kMaxSamples;
+  long long* mine_end = ends + (size_t)blockIdx.x * kMaxSamples;
   for (int k = 0; k < samples; ++k) {
     const uint32_t line = (mix32(seed ^ mix32(blockIdx.x * 0x10001U + (uint32_t)k * 0x9E3779B9U)) + v) & line_mask;
     const long long t0 = clock64();
@@ -98,6 +100,7 @@ __global__ void __launch_bounds__(64, 1)
     asm volatile("" ::"r"(v));
     const long long t1 = clock64();
     mine[k] = (uint32_t)(t1 - t0);
+    mine_end[k] = t1;
   }
   c1 = clock64();
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
@@ -134,6 +137,7 @@ int main(int argc, char** argv) {
   int4* flush;
   int* sink;
   uint32_t* dlat;
+  long long* dends;
   unsigned long long* dinfo;
   CK(cudaMalloc(&stream, stream_bytes));
   CK(cudaMalloc(&probe_dram, dram_probe));
@@ -141,6 +145,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&flush, flush_bytes));
   CK(cudaMalloc(&sink, sizeof(int)));
   CK(cudaMalloc(&dlat, (size_t)sms * kMaxSamples * sizeof(uint32_t)));
+  CK(cudaMalloc(&dends, (size_t)sms * kMaxSamples * sizeof(long long)));
   CK(cudaMalloc(&dinfo, (size_t)sms * 8 * sizeof(unsigned long long)));
   fill_random(stream, stream_bytes, 11);
   fill_random(flush, flush_bytes, 12);
@@ -167,11 +172,13 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
         loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
-                                          dlat, dinfo);
+                                          dlat, dends, dinfo);
         CKL();
         CK(cudaDeviceSynchronize());
         std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
+        std::vector<long long> ends((size_t)sms * kMaxSamples);
         std::vector<unsigned long long> info((size_t)sms * 8);
+        CK(cudaMemcpy(ends.data(), dends, ends.size() * sizeof(long long), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(lat.data(), dlat, lat.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(info.data(), dinfo, info.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
         std::vector<uint32_t> v;
@@ -180,7 +187,10 @@ int main(int argc, char** argv) {
         int inside = 0;
         for (int c = 0; c < sms; ++c) {
           const unsigned long long* m = &info[(size_t)c * 8];
-          for (int k = kDrop; k < samples; ++k) v.push_back(lat[(size_t)c * kMaxSamples + k]);
+          // Only samples that ended while this CTA's stream ran (clock64 of one SM).
+          for (int k = kDrop; k < samples; ++k)
+            if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= (long long)m[3])
+              v.push_back(lat[(size_t)c * kMaxSamples + k]);
           if (slots > 0) {
             first = std::min(first, m[0]);
             last = std::max(last, m[1]);
@@ -192,6 +202,7 @@ int main(int argc, char** argv) {
         }
         const double gbps = slots > 0 ? (double)sms * kCopies * kBytes / (double)(last - first) : 0.0;
         const double frac = slots > 0 ? (double)inside / sms : 1.0;
+        if (v.empty()) v.push_back(0);
         print_row(probe, slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
         pooled.insert(pooled.end(), v.begin(), v.end());
         gsum.push_back(gbps);

@@ -1,0 +1,162 @@
+// asyncsim micro loaded_latency: validation/hw/micro/loaded_latency.cu's mirror. Every SM runs
+// one CTA of two roles: a probe (one warpgroup standing for the .cu's one thread) times
+// dependent single-line loads, while a stream keeps `slots` 8 KB bulk copies from DRAM in
+// flight. The probe's latency against the stream's load separates what load adds to a DRAM
+// miss and to an L2 hit.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cli/micro_detail.h"
+#include "program/builder.h"
+#include "util/error.h"
+
+namespace asyncsim::cli::micro_detail {
+
+namespace {
+
+constexpr int64_t kCopyBytes = 8192;
+constexpr int kCopies = 600;  // per CTA
+constexpr int kDrop = 8;      // first samples of the probe dropped
+constexpr int64_t kStreamBase = 0;
+constexpr int64_t kDramProbeBase = int64_t{4} << 30;
+constexpr int64_t kDramProbeLines = (int64_t{4} << 30) / 128;
+constexpr int64_t kL2ProbeBase = int64_t{8} << 30;
+constexpr int64_t kL2ProbeLines = kMiB / 128;
+
+const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_gbps", "sm_mhz",
+                                           "inside", "samples", "min", "p10",         "p25",
+                                           "median", "p75",     "p90", "mean"};
+
+// The kernel: role 0 the probe (the traced warpgroup of CTA 0), role 1 the stream.
+program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samples, int rep) {
+  program::KernelBuilder b("loaded_latency");
+  b.set_grid(c.sm.count);
+  b.set_resources(32, 128 * kKiB);
+  if (slots > 0) {
+    b.add_barrier("bar", slots, 1);
+  }
+  b.begin_role("probe", 1);
+  b.loop("k", "0", s(samples));
+  // A scattered line per (CTA, sample), a different set per rep; the .cu hashes the pair.
+  const int64_t lines = dram ? kDramProbeLines : kL2ProbeLines;
+  b.ld_global(fmt::format("{} + 128 * (((cta * 7919 + k + {}) * 1000003 + 1) % {})",
+                          dram ? kDramProbeBase : kL2ProbeBase, rep * 104729, lines),
+              "4", "1", "0", "4");
+  b.ld_wait("0");
+  b.end_loop();
+  b.end_role();
+  if (slots > 0) {
+    b.begin_role("stream", 1);
+    b.loop("j", "0", s(kCopies));
+    const std::string slot = fmt::format("j % {}", slots);
+    b.if_(fmt::format("j >= {}", slots));
+    b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", slots));
+    b.end_if();
+    b.mb_arrive_expect_tx("bar", slot, s(kCopyBytes));
+    b.bulk_load(fmt::format("{} + (cta + j * {}) * {}", kStreamBase, c.sm.count, kCopyBytes),
+                s(kCopyBytes), "bar", slot);
+    b.end_loop();
+    b.loop("k", s(std::max(0, kCopies - slots)), s(kCopies));
+    b.mb_wait("bar", fmt::format("k % {}", slots), fmt::format("(k / {}) % 2", slots));
+    b.end_loop();
+    b.end_role();
+  }
+  return b.finish();
+}
+
+}  // namespace
+
+const std::vector<std::string>& loaded_columns() {
+  return kColumns;
+}
+
+std::vector<MicroRow> loaded_points() {
+  std::vector<MicroRow> out;
+  for (const char* probe : {"dram", "l2"}) {
+    for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
+      out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
+    }
+  }
+  return out;
+}
+
+// Three runs (reps) per point, as the hardware's three launches, each from a cold L2 (the
+// .cu flushes it), probe=l2 after a full-chip read of the probe's 1 MiB; the probe's samples of
+// the three runs pooled (the hardware pools every CTA's; here CTA 0's are traced).
+MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& probe = key_str(key, "probe");
+  if (probe != "dram" && probe != "l2") {
+    throw_input_error("micro loaded_latency", "probe: expected dram or l2, got '{}'", probe);
+  }
+  const bool dram = probe == "dram";
+  const auto slots = static_cast<int>(key_int(key, "slots"));
+  if (slots < 0 || slots > 16) {
+    throw_input_error("micro loaded_latency", "slots: expected 0..16, got {}", slots);
+  }
+  const int samples = dram ? 192 : 256;
+  std::vector<int64_t> pooled;
+  std::vector<double> gbps;
+  int inside = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    const program::Kernel k = loaded_kernel(c, dram, slots, samples, rep);
+    const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);
+    std::vector<IssueMark> trace;
+    RunOptions ro;
+    ro.issue_trace = &trace;
+    ro.trace_every_role = true;
+    std::vector<const program::Kernel*> seq;
+    if (!dram) {
+      seq.push_back(&touch);
+    }
+    seq.push_back(&k);
+    micro_sequence(seq, c, ro);
+    // CTA 0's probe (role 0): its loads; its stream (role 1): first copy to EXIT.
+    std::vector<Time> loads;
+    Time stream_begin = -1;
+    Time stream_end = 0;
+    for (const IssueMark& m : trace) {
+      if (m.role == 0 && m.op == program::Op::kLdGlobal) {
+        loads.push_back(m.t);
+      } else if (m.role == 1) {
+        stream_begin = stream_begin < 0 ? m.t : stream_begin;
+        stream_end = m.t;
+      }
+    }
+    // With a stream, only the samples that ended while it ran (the .cu's filter).
+    for (size_t i = kDrop; i + 1 < loads.size(); ++i) {
+      if (slots == 0 || loads[i + 1] <= stream_end) {
+        pooled.push_back(sm_cycles(c, loads[i + 1] - loads[i]));
+      }
+    }
+    if (slots > 0) {
+      const double bytes = static_cast<double>(c.sm.count) * kCopies * kCopyBytes;
+      gbps.push_back(bytes / (static_cast<double>(stream_end - stream_begin) * 1e-12) * 1e-9);
+      inside += loads.back() < stream_end ? 1 : 0;
+    }
+  }
+  std::sort(gbps.begin(), gbps.end());
+  MicroRow row = key;
+  row["stream_gbps"] = fmt::format("{:.1f}", gbps.empty() ? 0.0 : gbps[gbps.size() / 2]);
+  row["sm_mhz"] = fmt::format("{:.0f}", c.sm.clock_mhz);
+  row["inside"] = fmt::format("{:.2f}", slots > 0 ? inside / 3.0 : 1.0);
+  if (pooled.empty()) {
+    pooled.push_back(0);
+  }
+  std::sort(pooled.begin(), pooled.end());
+  double sum = 0;
+  for (const int64_t x : pooled) {
+    sum += static_cast<double>(x);
+  }
+  row["samples"] = s(static_cast<int64_t>(pooled.size()));
+  row["min"] = s(pooled.front());
+  row["p10"] = s(pct_of_sorted(pooled, 0.1));
+  row["p25"] = s(pct_of_sorted(pooled, 0.25));
+  row["median"] = s(pooled[pooled.size() / 2]);
+  row["p75"] = s(pct_of_sorted(pooled, 0.75));
+  row["p90"] = s(pct_of_sorted(pooled, 0.9));
+  row["mean"] = fmt::format("{:.1f}", sum / static_cast<double>(pooled.size()));
+  return row;
+}
+
+}  // namespace asyncsim::cli::micro_detail
