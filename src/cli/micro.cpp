@@ -296,7 +296,8 @@ const std::vector<MicroBench>& micro_benches() {
        "region from a cold L2 or of a 1 MiB region after a full-chip read of it, a sample from "
        "one load's issue to the next's, first 8 dropped and, with a stream, those that end after "
        "the stream's EXIT; a stream warpgroup keeps `slots` 8 KB "
-       "bulk copies in flight, 600 per CTA, copy j of CTA c = unit c + j x SMs of a 2 GiB "
+       "bulk copies in flight, 600 per CTA (fewer if --max-bytes is under 650 MB), copy j of CTA c "
+       "= unit c + j x SMs of a 2 GiB "
        "region (none at slots=0); three runs (reps), CTA 0's probe traced in each, samples "
        "pooled; stream_gbps = the stream's bytes over CTA 0's stream time (first copy to exit; "
        "the .cu: first stream start to last stream end over all CTAs)",

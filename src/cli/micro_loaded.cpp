@@ -29,7 +29,8 @@ const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_g
                                            "median", "p75",     "p90", "mean"};
 
 // The kernel: role 0 the probe (the traced warpgroup of CTA 0), role 1 the stream.
-program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samples, int rep) {
+program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samples, int rep,
+                              int copies) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
@@ -48,7 +49,7 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samp
   b.end_role();
   if (slots > 0) {
     b.begin_role("stream", 1);
-    b.loop("j", "0", s(kCopies));
+    b.loop("j", "0", s(copies));
     const std::string slot = fmt::format("j % {}", slots);
     b.if_(fmt::format("j >= {}", slots));
     b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", slots));
@@ -57,7 +58,7 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samp
     b.bulk_load(fmt::format("{} + (cta + j * {}) * {}", kStreamBase, c.sm.count, kCopyBytes),
                 s(kCopyBytes), "bar", slot);
     b.end_loop();
-    b.loop("k", s(std::max(0, kCopies - slots)), s(kCopies));
+    b.loop("k", s(std::max(0, copies - slots)), s(copies));
     b.mb_wait("bar", fmt::format("k % {}", slots), fmt::format("(k / {}) % 2", slots));
     b.end_loop();
     b.end_role();
@@ -84,7 +85,7 @@ std::vector<MicroRow> loaded_points() {
 // Three runs (reps) per point, as the hardware's three launches, each from a cold L2 (the
 // .cu flushes it), probe=l2 after a full-chip read of the probe's 1 MiB; the probe's samples of
 // the three runs pooled (the hardware pools every CTA's; here CTA 0's are traced).
-MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
   const std::string& probe = key_str(key, "probe");
   if (probe != "dram" && probe != "l2") {
     throw_input_error("micro loaded_latency", "probe: expected dram or l2, got '{}'", probe);
@@ -95,11 +96,17 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
     throw_input_error("micro loaded_latency", "slots: expected 0..16, got {}", slots);
   }
   const int samples = dram ? 192 : 256;
+  // The hardware's 600 copies per CTA (650 MB), fewer under a smaller --max-bytes.
+  int copies = kCopies;
+  if (o.max_bytes > 0) {
+    const auto fit = static_cast<int64_t>(o.max_bytes) / (int64_t{c.sm.count} * kCopyBytes);
+    copies = static_cast<int>(std::clamp<int64_t>(fit, std::max(1, slots), kCopies));
+  }
   std::vector<int64_t> pooled;
   std::vector<double> gbps;
   int inside = 0;
   for (int rep = 0; rep < 3; ++rep) {
-    const program::Kernel k = loaded_kernel(c, dram, slots, samples, rep);
+    const program::Kernel k = loaded_kernel(c, dram, slots, samples, rep, copies);
     const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);
     std::vector<IssueMark> trace;
     RunOptions ro;
@@ -130,7 +137,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
       }
     }
     if (slots > 0) {
-      const double bytes = static_cast<double>(c.sm.count) * kCopies * kCopyBytes;
+      const double bytes = static_cast<double>(c.sm.count) * copies * kCopyBytes;
       gbps.push_back(bytes / (static_cast<double>(stream_end - stream_begin) * 1e-12) * 1e-9);
       inside += loads.back() < stream_end ? 1 : 0;
     }

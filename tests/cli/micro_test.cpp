@@ -471,4 +471,23 @@ TEST(Micro, LsuSmDramLoadsScaleWithWarps) {
   }
 }
 
+// loaded_latency: a probe's L2 hits from every SM, alone and while each SM streams two 8 KB bulk
+// copies from DRAM. Alone every sample counts (3 runs x (256 - 8 - 1)) and nothing streams;
+// under the stream only the samples taken while it ran count, the stream moves GB/s, and the
+// probe's median rises above the unloaded one.
+TEST(Micro, LoadedLatencyProbesUnderTheStream) {
+  const Outcome o =
+      run("micro loaded_latency --where probe=l2 --where slots=0,2 --max-bytes 67108864 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 2u) << o.out;
+  // columns: probe, slots, rep, stream_gbps, sm_mhz, inside, samples, min, p10, p25, median, ...
+  EXPECT_EQ(r[0][3], "0.0");
+  EXPECT_EQ(r[0][6], "741");
+  EXPECT_GT(std::stod(r[1][3]), 2000) << o.out;
+  EXPECT_LT(std::stoi(r[1][6]), 741) << o.out;
+  EXPECT_GT(std::stoi(r[1][6]), 20) << o.out;
+  EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
+}
+
 }  // namespace
