@@ -15,3 +15,4 @@ q lsu_chip --where op=ld --where src=l2 --where ctas_per_sm=2 --where unroll=1
 q lsu_vector_add_ncu --where elements=16777216 --where ctas=528
 q launch --where kernel=launch_tma
 q launch --where kernel=launch_store --where grid=132
+q loaded_latency --where probe=dram --where slots=2
