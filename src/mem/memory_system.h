@@ -22,6 +22,7 @@
 #include "mem/coalescer_entry.h"
 #include "mem/hbm.h"
 #include "mem/mem_bits.h"
+#include "mem/mem_request.h"
 #include "util/fast_div.h"
 #include "util/huge_alloc.h"
 #include "util/slot_calendar.h"
@@ -32,51 +33,6 @@
 #endif
 
 namespace asyncsim {
-
-struct MemRequest {
-  uint64_t line;    // line index (byte address / line size)
-  uint8_t sectors;  // bit i = sector i of the line
-  bool write;
-  uint16_t sm;
-  bool tma = false;  // issued by the SM's TMA engine (else by its LSU)
-  // Part of a TMA copy with a row that starts or ends inside a sector: it merges in the request
-  // coalescer only with l2.coalesce_partial_rows.
-  bool partial_row = false;
-  // A single sector the request covers only in part (tma.split_partial_sectors): a read costs
-  // its slice l2.partial_sector_cycles more.
-  bool partial_sector = false;
-};
-
-struct SliceStats {
-  uint64_t read_hits = 0;    // sector reads served by valid data (remote copies included)
-  uint64_t read_misses = 0;  // sector reads that went to DRAM
-  uint64_t mshr_merges = 0;  // line reads that found their fill already in flight
-  uint64_t far_accesses = 0;
-  uint64_t writes = 0;        // sectors written
-  uint64_t mshr_stalls = 0;   // misses that waited for a free MSHR
-  uint64_t copy_hits = 0;     // far reads served by a near remote copy held in this slice
-  uint64_t copy_inserts = 0;  // remote copies inserted into this slice
-};
-
-struct MemStats {
-  uint64_t l2_read_bytes = 0;
-  uint64_t l2_write_bytes = 0;
-  uint64_t dram_read_bytes = 0;
-  uint64_t dram_write_bytes = 0;
-  uint64_t requests = 0;
-  uint64_t read_requests = 0;  // of the requests, the reads (merged ones included)
-  uint64_t responses = 0;
-  uint64_t coalescer_merges = 0;      // reads merged by a TPC's request coalescer
-  uint64_t partial_sector_reads = 0;  // reads of a sector asked for in part, served by a slice
-  Time dram_busy_ps = 0;              // summed over channels
-};
-
-// One call of MemorySystem::access, as recorded for replaying the memory system alone
-// (RunOptions::memory_trace; bench_sim's MemoryReplay).
-struct MemAccessRecord {
-  MemRequest req;
-  Time t = 0;
-};
 
 class MemorySystem {
  public:
