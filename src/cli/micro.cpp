@@ -298,7 +298,9 @@ const std::vector<MicroBench>& micro_benches() {
        "the stream's EXIT; a stream warpgroup keeps `slots` 8 KB "
        "bulk copies in flight, 600 per CTA (fewer if --max-bytes is under 650 MB), copy j of CTA c "
        "= unit c + j x SMs of a 2 GiB "
-       "region (none at slots=0); three runs (reps), CTA 0's probe traced in each, samples "
+       "region (none at slots=0); probe=tma_dram: the dram lines by one 128-B bulk copy each "
+       "(MB_ARRIVE_EXPECT_TX + BULK_LOAD + MB_WAIT, a sample from one arrive to the next); three "
+       "runs (reps), CTA 0's probe traced in each, samples "
        "pooled; stream_gbps = the stream's bytes over CTA 0's stream time (first copy to exit; "
        "the .cu: first stream start to last stream end over all CTAs)",
        loaded_columns(),

@@ -29,22 +29,29 @@ const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_g
                                            "median", "p75",     "p90", "mean"};
 
 // The kernel: role 0 the probe (the traced warpgroup of CTA 0), role 1 the stream.
-program::Kernel loaded_kernel(const GpuConfig& c, bool dram, int slots, int samples, int rep,
-                              int copies) {
+program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int slots, int samples,
+                              int rep, int copies) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
   if (slots > 0) {
     b.add_barrier("bar", slots, 1);
   }
+  b.add_barrier("pbar", 1, 1);
   b.begin_role("probe", 1);
   b.loop("k", "0", s(samples));
   // A scattered line per (CTA, sample), a different set per rep; the .cu hashes the pair.
   const int64_t lines = dram ? kDramProbeLines : kL2ProbeLines;
-  b.ld_global(fmt::format("{} + 128 * (((cta * 7919 + k + {}) * 1000003 + 1) % {})",
-                          dram ? kDramProbeBase : kL2ProbeBase, rep * 104729, lines),
-              "4", "1", "0", "4");
-  b.ld_wait("0");
+  const std::string addr = fmt::format("{} + 128 * (((cta * 7919 + k + {}) * 1000003 + 1) % {})",
+                                       dram ? kDramProbeBase : kL2ProbeBase, rep * 104729, lines);
+  if (bulk) {  // probe=tma_dram: one 128-B bulk copy through the TMA engine the stream uses
+    b.mb_arrive_expect_tx("pbar", "0", "128");
+    b.bulk_load(addr, "128", "pbar", "0");
+    b.mb_wait("pbar", "0", "k % 2");
+  } else {
+    b.ld_global(addr, "4", "1", "0", "4");
+    b.ld_wait("0");
+  }
   b.end_loop();
   b.end_role();
   if (slots > 0) {
@@ -74,7 +81,7 @@ const std::vector<std::string>& loaded_columns() {
 
 std::vector<MicroRow> loaded_points() {
   std::vector<MicroRow> out;
-  for (const char* probe : {"dram", "l2"}) {
+  for (const char* probe : {"dram", "l2", "tma_dram"}) {
     for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
@@ -87,10 +94,12 @@ std::vector<MicroRow> loaded_points() {
 // the three runs pooled (the hardware pools every CTA's; here CTA 0's are traced).
 MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
   const std::string& probe = key_str(key, "probe");
-  if (probe != "dram" && probe != "l2") {
-    throw_input_error("micro loaded_latency", "probe: expected dram or l2, got '{}'", probe);
+  if (probe != "dram" && probe != "l2" && probe != "tma_dram") {
+    throw_input_error("micro loaded_latency", "probe: expected dram, l2 or tma_dram, got '{}'",
+                      probe);
   }
-  const bool dram = probe == "dram";
+  const bool dram = probe != "l2";
+  const bool bulk = probe == "tma_dram";
   const auto slots = static_cast<int>(key_int(key, "slots"));
   if (slots < 0 || slots > 16) {
     throw_input_error("micro loaded_latency", "slots: expected 0..16, got {}", slots);
@@ -106,7 +115,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   std::vector<double> gbps;
   int inside = 0;
   for (int rep = 0; rep < 3; ++rep) {
-    const program::Kernel k = loaded_kernel(c, dram, slots, samples, rep, copies);
+    const program::Kernel k = loaded_kernel(c, dram, bulk, slots, samples, rep, copies);
     const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);
     std::vector<IssueMark> trace;
     RunOptions ro;
@@ -123,7 +132,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
     Time stream_begin = -1;
     Time stream_end = 0;
     for (const IssueMark& m : trace) {
-      if (m.role == 0 && m.op == program::Op::kLdGlobal) {
+      if (m.role == 0 && m.op == (bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal)) {
         loads.push_back(m.t);
       } else if (m.role == 1) {
         stream_begin = stream_begin < 0 ? m.t : stream_begin;

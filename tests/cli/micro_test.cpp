@@ -488,6 +488,15 @@ TEST(Micro, LoadedLatencyProbesUnderTheStream) {
   EXPECT_LT(std::stoi(r[1][6]), 741) << o.out;
   EXPECT_GT(std::stoi(r[1][6]), 20) << o.out;
   EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
+  // Unloaded, a line from DRAM by a 128-B bulk copy takes longer than by a load, as on the H200
+  // (micro_tma_size.csv 726 cycles, micro_lsu.csv latency rows 650-675).
+  const Outcome cold = run("micro loaded_latency --where probe=dram,tma_dram --where slots=0");
+  ASSERT_EQ(cold.code, 0) << cold.out;
+  const auto c = rows(cold.out);
+  ASSERT_EQ(c.size(), 2u) << cold.out;
+  EXPECT_EQ(c[0][0], "dram");
+  EXPECT_EQ(c[1][0], "tma_dram");
+  EXPECT_GT(std::stoi(c[1][10]), std::stoi(c[0][10])) << cold.out;
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 //     tma_on_sm.cuh's loads: an empty asm alone let clock64 run before the data came); the
 //     line of sample k of CTA c is a hash of (c, k): probe=dram, over a 4 GiB region no one else reads
 //     (every sample a line not read before, from DRAM), probe=l2, over a 1 MiB region every SM
-//     read before the launch (the lines stay resident: every SM re-reads them all the time)
+//     read before the launch (the lines stay resident: every SM re-reads them all the time);
+//     probe=tma_dram: the dram probe's lines by one 128-B cp.async.bulk each (clock64 around
+//     arrive.expect_tx + copy + try_wait spin), through the TMA unit the stream keeps busy
 // Per launch: a 512 MiB flush (read_all_kernel), for probe=l2 a read of the 1 MiB region, then
 // the kernel; 3 launches (rep) per point, the first 8 samples of each CTA dropped, and with a
 // stream only the samples that ended before the CTA's stream did (by the SM's clock64).
@@ -45,12 +47,15 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 
 __global__ void __launch_bounds__(64, 1)
     loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
-                  uint32_t line_mask, int samples, uint32_t seed, uint32_t* lat, long long* ends,
-                  unsigned long long* info) {
+                  uint32_t line_mask, int samples, uint32_t seed, bool bulk, uint32_t* lat,
+                  long long* ends, unsigned long long* info) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[16];
+  __shared__ __align__(8) uint64_t pbar;
+  __shared__ __align__(128) uint8_t pbuf[128];
   if (threadIdx.x == 0) {
     for (int s = 0; s < nslots; ++s) mbar_init(&bars[s], 1);
+    mbar_init(&pbar, 1);
     fence_mbar_init();
   }
   __syncthreads();
@@ -93,11 +98,17 @@ __global__ void __launch_bounds__(64, 1)
   long long* mine_end = ends + (size_t)blockIdx.x * kMaxSamples;
   for (int k = 0; k < samples; ++k) {
     const uint32_t line = (mix32(seed ^ mix32(blockIdx.x * 0x10001U + (uint32_t)k * 0x9E3779B9U)) + v) & line_mask;
-    const long long t0 = clock64();
-    uint32_t nx;
-    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(nx) : "l"(probe + (size_t)line * 32));
-    v ^= nx & 0x40000000U;  // a real instruction on the loaded word (always 0): clock64 waits for it
-    asm volatile("" ::"r"(v));
+    long long t0;
+    if (bulk) {  // probe=tma_dram: a 128-B bulk copy through the SM's TMA unit, which the stream uses
+      t0 = timed_bulk_load(pbuf, probe + (size_t)line * 32, 128, &pbar);
+      mbar_wait(&pbar, (uint32_t)k & 1);
+    } else {
+      t0 = clock64();
+      uint32_t nx;
+      asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(nx) : "l"(probe + (size_t)line * 32));
+      v ^= nx & 0x40000000U;  // a real instruction on the loaded word (always 0): clock64 waits for it
+      asm volatile("" ::"r"(v));
+    }
     const long long t1 = clock64();
     mine[k] = (uint32_t)(t1 - t0);
     mine_end[k] = t1;
@@ -155,8 +166,9 @@ int main(int argc, char** argv) {
   printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean\n");
   const int all_slots[] = {0, 1, 2, 3, 4, 6, 8, 16};
   uint32_t seed = 1;
-  for (const char* probe : {"dram", "l2"}) {
-    const bool dram = std::string(probe) == "dram";
+  for (const char* probe : {"dram", "l2", "tma_dram"}) {
+    const bool dram = std::string(probe) != "l2";
+    const bool bulk = std::string(probe) == "tma_dram";
     const int samples = dram ? 192 : 256;
     const uint32_t mask = (uint32_t)((dram ? dram_probe : l2_probe) / 128 - 1);
     for (int slots : all_slots) {
@@ -172,7 +184,7 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
         loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
-                                          dlat, dends, dinfo);
+                                          bulk, dlat, dends, dinfo);
         CKL();
         CK(cudaDeviceSynchronize());
         std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
