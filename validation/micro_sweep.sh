@@ -3,7 +3,8 @@
 # line per comparison (points within 10 %, MAPE, worst error), for judging a model change:
 #
 #   bash validation/micro_sweep.sh dram [--set KEY=VALUE ...]   # the DRAM micros (~1 min)
-#   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min)
+#   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min; 25 with
+#                                                               # micro_loaded_latency.csv)
 #
 # Extra arguments go to every `asyncsim micro` call. ASYNCSIM (default build/asyncsim) names the
 # binary. The streaming micros run at --max-bytes 512 MiB (l2_pairs at 256 MiB), as the tables
@@ -83,3 +84,8 @@ for m in tma_latency tma_size tma_issue tma_loop tma_stride tma_bw mem_bw l2_hot
     *) run "$name" "$csv" "$@" ;;
   esac
 done
+# The loaded-latency curve, once the H200 has measured it (validation/README.md, "One line's
+# latency while every SM streams from DRAM"; next_batch.sh loaded).
+if [ -f "$D/micro_loaded_latency.csv" ]; then
+  run loaded_latency "$D/micro_loaded_latency.csv" "$@"
+fi
