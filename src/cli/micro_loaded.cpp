@@ -114,9 +114,9 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   std::vector<int64_t> pooled;
   std::vector<double> gbps;
   int inside = 0;
+  const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
   for (int rep = 0; rep < 3; ++rep) {
     const program::Kernel k = loaded_kernel(c, dram, bulk, slots, samples, rep, copies);
-    const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);
     std::vector<IssueMark> trace;
     RunOptions ro;
     ro.issue_trace = &trace;
