@@ -2,7 +2,10 @@
 """tma_bw's bulk ring copy by copy and CTA by CTA, simulated against
 validation/data/h200/micro_tma_ring.csv (validation/hw/micro/tma_ring.cu; twenty-sixth session).
 
-  python3 validation/tma_ring.py BUILD/asyncsim [--set KEY=VALUE ...]
+  python3 validation/tma_ring.py BUILD/asyncsim [--csv MEASURED.csv] [--gpu h100] [--set KEY=VALUE ...]
+
+(--csv: another measured file, e.g. validation/data/h100/micro_tma_ring.csv with --gpu h100;
+every other argument goes to asyncsim.)
 
 For each point (src=l2: 32 MiB re-read 16 times after a warm-up launch, src=dram: 512 MiB read
 once from a cold L2; 8 KB bulk copies, one CTA per SM, S slots) the simulator runs the program
@@ -63,8 +66,8 @@ def simulate(binary, src, slots, extra):
         return summary(lat, cta_us, last["tma_bytes"] / last["time_us"] / 1e3)
 
 
-def measured():
-    rows = sim_timeline.measured_rows(CSV)
+def measured(csv):
+    rows = sim_timeline.measured_rows(csv)
     out = {}
     for src, slots, passes in POINTS:
         key = (src, str(slots), str(passes))
@@ -86,20 +89,26 @@ def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     binary, extra = sys.argv[1], sys.argv[2:]
-    h200 = measured()
+    csv = CSV
+    if "--csv" in extra:
+        i = extra.index("--csv")
+        csv = extra[i + 1]
+        del extra[i:i + 2]
+    device = "H100" if "/h100/" in os.path.abspath(csv) else "H200"
+    h200 = measured(csv) if os.path.exists(csv) else {}
     print("| src | slots | | GB/s | copy p10 / p50 / p90 / mean (cycles) | copies > 600 | "
           "CTA run p10 / p50 / max (µs) |")
     print("|---|---:|---|---:|---|---:|---|")
     for src, slots, _ in POINTS:
         sides = [("model", simulate(binary, src, slots, extra))]
         if (src, slots) in h200:
-            sides.append(("H200", h200[(src, slots)]))
+            sides.append((device, h200[(src, slots)]))
         for name, s in sides:
             print(f"| {src} | {slots} | {name} | {s['gbps']:.0f} | {s['p10']:.0f} / {s['p50']:.0f} / "
                   f"{s['p90']:.0f} / {s['mean']:.0f} | {100 * s['over600']:.0f} % | "
                   f"{s['cta_p10']:.1f} / {s['cta_p50']:.1f} / {s['cta_max']:.1f} |")
     if not h200:
-        print(f"\n{os.path.relpath(CSV, ROOT)} not measured yet: "
+        print(f"\n{os.path.relpath(csv, ROOT)} not measured yet: "
               "bash validation/hw/next_batch.sh ring OUT on the device")
 
 

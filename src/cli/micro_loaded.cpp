@@ -29,8 +29,8 @@ const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_g
                                            "median", "p75",     "p90", "mean"};
 
 // The kernel: role 0 the probe (the traced warpgroup of CTA 0), role 1 the stream.
-program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int slots, int samples,
-                              int rep, int copies) {
+program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t l2_lines, int slots,
+                              int samples, int rep, int copies) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
@@ -41,7 +41,7 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int slot
   b.begin_role("probe", 1);
   b.loop("k", "0", s(samples));
   // A scattered line per (CTA, sample), a different set per rep; the .cu hashes the pair.
-  const int64_t lines = dram ? kDramProbeLines : kL2ProbeLines;
+  const int64_t lines = dram ? kDramProbeLines : l2_lines;
   const std::string addr = fmt::format("{} + 128 * (((cta * 7919 + k + {}) * 1000003 + 1) % {})",
                                        dram ? kDramProbeBase : kL2ProbeBase, rep * 104729, lines);
   if (bulk) {  // probe=tma_dram: one 128-B bulk copy through the TMA engine the stream uses
@@ -81,7 +81,7 @@ const std::vector<std::string>& loaded_columns() {
 
 std::vector<MicroRow> loaded_points() {
   std::vector<MicroRow> out;
-  for (const char* probe : {"dram", "l2", "tma_dram"}) {
+  for (const char* probe : {"dram", "l2", "tma_dram", "l2hot"}) {
     for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
@@ -94,11 +94,13 @@ std::vector<MicroRow> loaded_points() {
 // the three runs pooled (the hardware pools every CTA's; here CTA 0's are traced).
 MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
   const std::string& probe = key_str(key, "probe");
-  if (probe != "dram" && probe != "l2" && probe != "tma_dram") {
-    throw_input_error("micro loaded_latency", "probe: expected dram, l2 or tma_dram, got '{}'",
-                      probe);
+  if (probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
+    throw_input_error("micro loaded_latency",
+                      "probe: expected dram, l2, tma_dram or l2hot, got '{}'", probe);
   }
-  const bool dram = probe != "l2";
+  // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.
+  const bool dram = probe != "l2" && probe != "l2hot";
+  const int64_t l2_lines = probe == "l2hot" ? 32 * kKiB / 128 : kL2ProbeLines;
   const bool bulk = probe == "tma_dram";
   const auto slots = static_cast<int>(key_int(key, "slots"));
   if (slots < 0 || slots > 16) {
@@ -116,7 +118,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   int inside = 0;
   const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
   for (int rep = 0; rep < 3; ++rep) {
-    const program::Kernel k = loaded_kernel(c, dram, bulk, slots, samples, rep, copies);
+    const program::Kernel k = loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies);
     std::vector<IssueMark> trace;
     RunOptions ro;
     ro.issue_trace = &trace;

@@ -17,7 +17,11 @@
 //     (every sample a line not read before, from DRAM), probe=l2, over a 1 MiB region every SM
 //     read before the launch (the lines stay resident: every SM re-reads them all the time);
 //     probe=tma_dram: the dram probe's lines by one 128-B cp.async.bulk each (clock64 around
-//     arrive.expect_tx + copy + try_wait spin), through the TMA unit the stream keeps busy
+//     arrive.expect_tx + copy + try_wait spin), through the TMA unit the stream keeps busy;
+//     probe=l2hot (thirtieth session): the l2 probe over the region's first 32 KB (256 lines, every
+//     one re-read by some SM every few microseconds, so the stream cannot evict them): whether an
+//     L2 hit waits behind the stream's misses, i.e. whether the queue is in front of the L2's tag
+//     lookup or behind it (the 1 MiB region's lines are partly evicted under load)
 // Per launch: a 512 MiB flush (read_all_kernel), for probe=l2 a read of the 1 MiB region, then
 // the kernel; 3 launches (rep) per point, the first 8 samples of each CTA dropped, and with a
 // stream only the samples that ended before the CTA's stream did (by the SM's clock64).
@@ -166,11 +170,12 @@ int main(int argc, char** argv) {
   printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean\n");
   const int all_slots[] = {0, 1, 2, 3, 4, 6, 8, 16};
   uint32_t seed = 1;
-  for (const char* probe : {"dram", "l2", "tma_dram"}) {
-    const bool dram = std::string(probe) != "l2";
+  for (const char* probe : {"dram", "l2", "tma_dram", "l2hot"}) {
+    const bool hot = std::string(probe) == "l2hot";
+    const bool dram = std::string(probe) != "l2" && !hot;
     const bool bulk = std::string(probe) == "tma_dram";
     const int samples = dram ? 192 : 256;
-    const uint32_t mask = (uint32_t)((dram ? dram_probe : l2_probe) / 128 - 1);
+    const uint32_t mask = (uint32_t)((dram ? dram_probe : hot ? size_t(32) << 10 : l2_probe) / 128 - 1);
     for (int slots : all_slots) {
       if (smoke && slots > 2) break;
       std::vector<uint32_t> pooled;
