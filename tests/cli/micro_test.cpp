@@ -497,6 +497,17 @@ TEST(Micro, LoadedLatencyProbesUnderTheStream) {
   EXPECT_EQ(c[0][0], "dram");
   EXPECT_EQ(c[1][0], "tma_dram");
   EXPECT_GT(std::stoi(c[1][10]), std::stoi(c[0][10])) << cold.out;
+  // probe=l2hot: 32 KB the stream cannot evict. Below the DRAM's saturation its hits do not wait
+  // behind the stream's misses: p90 within two unloaded hits.
+  const Outcome hot =
+      run("micro loaded_latency --where probe=l2hot --where slots=0,2 --max-bytes 67108864 "
+          "--jobs 2");
+  ASSERT_EQ(hot.code, 0) << hot.out;
+  const auto h = rows(hot.out);
+  ASSERT_EQ(h.size(), 2u) << hot.out;
+  EXPECT_GT(std::stod(h[1][3]), 2000) << hot.out;
+  EXPECT_GT(std::stoi(h[1][12]), std::stoi(h[0][10])) << hot.out;
+  EXPECT_LT(std::stoi(h[1][12]), 2 * std::stoi(h[0][10])) << hot.out;
 }
 
 }  // namespace
