@@ -20,6 +20,7 @@
 #   bash validation/hw/next_batch.sh latsmem $OUT     # tma_latency.cu --smem-coords: the curve without the every-fourth-sample artefact (~2 min)
 #   bash validation/hw/next_batch.sh placencu $OUT    # cta_place.cu under ncu: per-slice max / mean of the sectors each set's copies ask (~2 min)
 #   bash validation/hw/next_batch.sh loaded $OUT      # loaded_latency.cu: one line's latency (DRAM / L2) while every SM streams from DRAM (~1 min)
+#   bash validation/hw/next_batch.sh depth $OUT       # tma_bw.cu --depth: DRAM GB/s against bytes in flight per SM, by copy size (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -40,6 +41,8 @@
 #           round wait for: tensor maps, lines many SMs ask for at once, the cold start)
 #   loaded: OUT/micro_loaded_latency.csv -> validation/data/h200/, then
 #           `asyncsim micro loaded_latency --compare validation/data/h200/micro_loaded_latency.csv`
+#   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
+#           `asyncsim micro tma_bw --compare validation/data/h200/micro_tma_bw_depth.csv --max-bytes 0`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
@@ -49,7 +52,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -172,6 +175,13 @@ case "$part" in
     ;;
   ring) timed tma_ring ;;
   loaded) timed loaded_latency ;;
+  depth)
+    # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB
+    # copies by 1-8 CTAs per SM, into micro_tma_bw_depth.csv
+    build tma_bw
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[tma_bw --depth] tma_bw.cu's bulk ring from DRAM (4 GiB read once per launch, copy n of CTA c = unit (c + n * grid) mod units), ctas_per_sm CTAs per SM with 1 issuing thread and slots 8-16384-B slots each: in flight per SM 8, 16, 32 KB of 1-16 KB copies (and 4-8 slots of 2-4 KB by one CTA); CUDA events, a warm-up then the median of 5" > "$OUT/micro_tma_bw_depth.csv"
+    timeout 240 "$BUILD/tma_bw" --depth >> "$OUT/micro_tma_bw_depth.csv" || echo "tma_bw --depth failed: $?"
+    ;;
   tmabw) tma_bw_ncu "" "" ;;
   tmabwdram)
     # tmabw again with dram__bytes_read.sum: does the H200 read the 2-slot point's misses from
