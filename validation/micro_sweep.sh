@@ -5,6 +5,8 @@
 #   bash validation/micro_sweep.sh dram [--set KEY=VALUE ...]   # the DRAM micros (~1 min)
 #   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min; 25 with
 #                                                               # micro_loaded_latency.csv)
+#   bash validation/micro_sweep.sh h100 [--set KEY=VALUE ...]   # the H100's files with
+#                                                               # --gpu h100 (~5 min)
 #
 # Extra arguments go to every `asyncsim micro` call. ASYNCSIM (default build/asyncsim) names the
 # binary. The streaming micros run at --max-bytes 512 MiB (l2_pairs at 256 MiB), as the tables
@@ -14,8 +16,8 @@ cd "$(dirname "$0")/.."
 B=${ASYNCSIM:-build/asyncsim}
 D=validation/data/h200
 set_name=${1:-}
-if [ "$set_name" != dram ] && [ "$set_name" != all ]; then
-  echo "usage: $0 dram|all [asyncsim micro options ...]" >&2
+if [ "$set_name" != dram ] && [ "$set_name" != all ] && [ "$set_name" != h100 ]; then
+  echo "usage: $0 dram|all|h100 [asyncsim micro options ...]" >&2
   exit 2
 fi
 shift
@@ -32,6 +34,16 @@ run() {
   echo "$name $(basename "$csv"): ${line#\# summary: }"
 }
 M="--max-bytes 536870912"
+if [ "$set_name" = h100 ]; then
+  # The H100's files the model mirrors (validation/data/h100/README.md), against configs/h100.yaml.
+  H=validation/data/h100
+  for csv in micro_loaded_latency.csv micro_loaded_latency_rerun.csv micro_loaded_latency_l2hot.csv; do
+    run loaded_latency "$H/$csv" --gpu h100 "$@"
+  done
+  run tma_bw "$H/micro_tma_bw_depth.csv" --gpu h100 --max-bytes 0 "$@"
+  echo "(stream_gbps) $(run loaded_latency "$H/micro_loaded_latency.csv" --gpu h100 --metric stream_gbps --where probe=dram "$@")"
+  exit 0
+fi
 if [ "$set_name" = dram ]; then
   # micro and CSV (under validation/data/h200), one comparison per line
   while read -r name csv; do
