@@ -6,7 +6,7 @@
 #   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min; 25 with
 #                                                               # micro_loaded_latency.csv)
 #   bash validation/micro_sweep.sh h100 [--set KEY=VALUE ...]   # the H100's files with
-#                                                               # --gpu h100 (~5 min)
+#                                                               # --gpu h100 (~6 min)
 #
 # Extra arguments go to every `asyncsim micro` call. ASYNCSIM (default build/asyncsim) names the
 # binary. The streaming micros run at --max-bytes 512 MiB (l2_pairs at 256 MiB), as the tables
@@ -40,6 +40,7 @@ if [ "$set_name" = h100 ]; then
   for csv in micro_loaded_latency.csv micro_loaded_latency_rerun.csv micro_loaded_latency_l2hot.csv; do
     run loaded_latency "$H/$csv" --gpu h100 "$@"
   done
+  run tma_bw "$H/micro_tma_bw.csv" --gpu h100 $M "$@"
   run tma_bw "$H/micro_tma_bw_depth.csv" --gpu h100 --max-bytes 0 "$@"
   echo "(stream_gbps) $(run loaded_latency "$H/micro_loaded_latency.csv" --gpu h100 --metric stream_gbps --where probe=dram "$@")"
   exit 0
