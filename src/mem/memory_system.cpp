@@ -141,14 +141,17 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   return start + busy;
 }
 
+// A slice's outstanding fills are a ring of their completion times kept in ascending order: an
+// MSHR comes free when its own fill returns, whichever miss was issued first. Fills mostly
+// return in the order their misses left, so an insertion moves few entries.
 [[gnu::always_inline]] inline Time MemorySystem::wait_for_mshr(int slice, Time t) {
   const uint32_t cap = m_mshr_cap;
-  Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
+  const Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
   // Head and count in locals, stored once: as references of one type they could alias each
   // other, so the compiler would store and reload both on every retirement.
   uint32_t head = m_mshr_head[slice];
   uint32_t count = m_mshr_count[slice];
-  // Retire fills that completed by t.
+  // Retire fills that completed by t (the earliest first).
   while (count > 0 && ring[head] <= t) {
     head = head + 1 == cap ? 0 : head + 1;
     --count;
@@ -156,13 +159,33 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   Time issue = t;
   if (count >= cap) {
     ++m_slice_stats[slice].mshr_stalls;
-    issue = std::max(t, ring[head]);
+    issue = ring[head];
     head = head + 1 == cap ? 0 : head + 1;
     --count;
   }
   m_mshr_head[slice] = head;
   m_mshr_count[slice] = count;
   return issue;
+}
+
+// Holds an MSHR of `slice` until `back` (after wait_for_mshr() made room): inserted in order.
+[[gnu::always_inline]] inline void MemorySystem::hold_mshr(int slice, Time back) {
+  const uint32_t cap = m_mshr_cap;
+  Time* ring = &m_mshr_ring[static_cast<size_t>(slice) * cap];
+  const uint32_t head = m_mshr_head[slice];
+  const uint32_t count = m_mshr_count[slice];
+  uint32_t pos = head + count;  // < 2 cap
+  pos = pos >= cap ? pos - cap : pos;
+  for (uint32_t k = count; k > 0; --k) {
+    const uint32_t prev = pos == 0 ? cap - 1 : pos - 1;
+    if (ring[prev] <= back) {
+      break;
+    }
+    ring[pos] = ring[prev];
+    pos = prev;
+  }
+  ring[pos] = back;
+  m_mshr_count[slice] = count + 1;
 }
 
 // Inlined into access(), its only caller.
@@ -211,10 +234,7 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   // 64-B sector pairs: micro_dram_sector.csv), all but the sectors already valid or in flight.
   const auto fetch = static_cast<uint8_t>(fetch_group(missing) & ~valid_sectors);
   const Time back = dram_read(line, fetch, issue);
-  const uint32_t cap = m_mshr_cap;
-  const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
-  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
-  ++m_mshr_count[slice];
+  hold_mshr(slice, back);
   valid_sectors |= fetch;
   fill = std::max(fill, back);
   return fill;
@@ -238,10 +258,7 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
   }
   const Time issue = wait_for_mshr(slice, start);
   const Time back = dram_read(line, fetch_group(sectors), issue);
-  const uint32_t cap = m_mshr_cap;
-  const uint32_t tail = m_mshr_head[slice] + m_mshr_count[slice];  // < 2 cap
-  m_mshr_ring[static_cast<size_t>(slice) * cap + (tail >= cap ? tail - cap : tail)] = back;
-  ++m_mshr_count[slice];
+  hold_mshr(slice, back);
   m_served_way = WayRef{};  // nothing at home for a merged read to re-reference
   return back;
 }

@@ -322,6 +322,7 @@ class MemorySystem {
   void dram_write(uint64_t line, uint8_t mask, Time t);
   Time dram_transfer(uint64_t line, int bytes, Time t);  // dram.model=simple: bus time only
   Time wait_for_mshr(int slice, Time t);
+  void hold_mshr(int slice, Time back);
   // Queues `bytes` on a crossbar port whose data is ready at `ready`; returns the wait.
   Time port_wait(Time& free, Time ready, Time ps) {
     const Time start = std::max(ready, free);
@@ -431,7 +432,8 @@ class MemorySystem {
   std::vector<Time> m_slice_in_free;
   std::vector<Time> m_channel_free;
   std::unique_ptr<HbmSystem> m_hbm;  // dram.model=hbm
-  // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice.
+  // Per slice: fill-completion times of outstanding misses, a ring of l2.mshrs_per_slice in
+  // ascending order.
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../sim/test_util.h"
+#include "mem/mem_bits.h"
 #include "mem_test_util.h"
 #include "util/error.h"
 
@@ -36,6 +37,41 @@ TEST(MemorySystem, HitMissAndMshrMergeLatencies) {
     merges += s.mshr_merges;
   }
   EXPECT_EQ(merges, 1u);
+}
+
+// l2.mshrs_per_slice = 2 and two DRAM channels (dram.model=simple: a line's channel is a hash of
+// its 256-B granule). Two misses of one slice, X on a channel that 100 lines of other slices
+// keep busy first, then Y on the idle one: Y's fill is back ~100 cycles before X's. A third miss
+// of the slice arriving between the two fills takes Y's MSHR at once (an MSHR comes free when
+// its own fill returns, not when the oldest miss's does) and costs an unloaded miss: 100 to the
+// slice, 1 cycle of transfer + 300, 100 back.
+TEST(MemorySystem, AnMshrComesFreeWhenItsOwnFillReturns) {
+  const GpuConfig cfg =
+      testing::simple_gpu({"l2.mshrs_per_slice=2", "dram.channels=2", "dram.bandwidth_gbs=256"});
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  const auto channel = [](uint64_t line) { return mix64(line / 2) % 2; };
+  const int slice = mem.slice_of(1);
+  std::vector<uint64_t> mine[2];
+  std::vector<uint64_t> fillers;
+  for (uint64_t l = 1; mine[0].size() < 2 || mine[1].size() < 2 || fillers.size() < 100; ++l) {
+    if (mem.slice_of(l) == slice) {
+      mine[channel(l)].push_back(l);
+    } else if (channel(l) == 0) {
+      fillers.push_back(l);
+    }
+  }
+  fillers.resize(100);
+  for (const uint64_t l : fillers) {
+    mem.access(read(l), 0);
+  }
+  const Time x = mem.access(read(mine[0][0]), 0);
+  const Time y = mem.access(read(mine[1][0]), 0);
+  EXPECT_GE(x, y + 90 * kNs);  // X waited behind the fillers' transfers
+  EXPECT_EQ(y, 502 * kNs);     // Y: one cycle of slice time behind X
+  const Time z = mem.access(read(mine[1][1]), 350 * kNs);
+  EXPECT_EQ(z, (350 + 501) * kNs);
+  // (The fillers wait for MSHRs of their own slices.)
+  EXPECT_EQ(mem.slice_stats()[static_cast<size_t>(slice)].mshr_stalls, 0u);
 }
 
 // l2.fetch_sectors = 2 (the H200's): a miss on sector 0 fetches the 64-B pair, so sector 1 asked
