@@ -15,6 +15,7 @@ SM clock.
                                               # (l2_pairs.cu with L2PAIRS_POINTS, next_batch.sh ceiling)
   python3 validation/l2_hot_ncu.py mem_bw     # micro_mem_bw.csv's read points with
                                               # ncu_l2/mem_bw_raw.csv (MEMBW_NCU=1, once measured)
+  python3 validation/l2_hot_ncu.py mem_bw --data validation/data/h100   # another chip's files
   python3 validation/l2_hot_ncu.py tma_bw     # micro_tma_bw.csv's l2 points with
                                               # ncu_l2/tma_bw_raw.csv (6 launches a point: the
                                               # warm-up and 5 timed; the last is printed)
@@ -50,7 +51,15 @@ PER_POINT = {"tma_bw": 6}
 
 
 def main():
-    arg = sys.argv[1] if len(sys.argv) > 1 else ""
+    global DATA
+    args = sys.argv[1:]
+    if "--data" in args:
+        i = args.index("--data")
+        if i + 1 >= len(args):
+            raise SystemExit("l2_hot_ncu.py: --data needs a directory")
+        DATA = os.path.abspath(args[i + 1])
+        del args[i:i + 2]
+    arg = args[0] if args else ""
     raw_tag = ""
     if arg in ("pairs", "mem_bw", "tma_bw", "ceiling"):
         name, tag = {"pairs": "l2_pairs", "ceiling": "l2_ceiling"}.get(arg, arg), ""
