@@ -63,6 +63,7 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
     throw_input_error("dram", "refresh_sync_pcs must divide the {} pseudo-channels, got {}",
                       m_num_pcs, p.refresh_sync_pcs);
   }
+  m_sync_shift = std::countr_zero(static_cast<unsigned>(p.refresh_sync_pcs));
   m_banks_per_sid = p.bank_groups * p.banks_per_group;
   m_banks_per_pc = m_banks_per_sid * p.stack_ids;
   m_groups_per_pc = p.bank_groups * p.stack_ids;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "mem/mem_bits.h"
 #include "util/fast_div.h"
 #include "util/time.h"
 
@@ -83,6 +84,10 @@ struct HbmParams {
   // Also drain the queued writes when one arrives at a pseudo-channel whose bus has nothing booked
   // (reads leave it idle), instead of waiting for a full batch.
   bool drain_when_idle = false;
+  // Each aligned block of refresh_sync_pcs granules of a window picks its group by a hash of its
+  // address (the granules keep their slots, so a window still spreads over as many distinct
+  // pseudo-channels), instead of the whole window taking one group.
+  bool group_per_granule = false;
   double bus_efficiency = 0.94;  // fraction of the data-bus peak usable (fitted)
 };
 
@@ -139,8 +144,16 @@ class HbmSystem {
       decode_window(key, slot);
     }
     HbmAddress a = slot.address;
-    a.pc += static_cast<int>(((addr >> m_interleave_shift) ^ slot.slot_xor) &
-                             static_cast<uint64_t>(m_slots - 1));
+    const uint64_t granule = addr >> m_interleave_shift;
+    const uint64_t j = (granule ^ slot.slot_xor) & static_cast<uint64_t>(m_slots - 1);
+    if (m_params.group_per_granule) {
+      // Per aligned block of dram.refresh_sync_pcs granules, which refresh together.
+      const uint64_t h = mix64(granule >> m_sync_shift) >> 32;
+      const uint64_t group = (h * static_cast<uint64_t>(m_pc_groups)) >> 32;
+      a.pc = static_cast<int>(group * static_cast<uint64_t>(m_slots) + j);
+    } else {
+      a.pc += static_cast<int>(j);
+    }
     return a;
   }
   const Stats& stats() const { return m_stats; }
@@ -228,6 +241,7 @@ class HbmSystem {
   FastDiv m_refi_div;  // by tREFI (ps)
   // Powers of two (checked at construction): the per-access divisions are shifts and masks.
   int m_burst_shift = 0;  // log2(dram.burst_bytes)
+  int m_sync_shift = 0;   // log2 of dram.refresh_sync_pcs' largest power-of-two factor
   int m_sid_shift = 0;    // log2(banks per SID)
   int m_bg_mask = 0;      // dram.bank_groups - 1
   int m_group_fold_bits;  // fold width for the power-of-two part of the group

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <queue>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "util/error.h"
@@ -373,6 +374,40 @@ TEST(HbmMapping, ShortRunsSpreadWhateverTheStride) {
       EXPECT_EQ(distinct, 1);
     }
   }
+}
+
+// dram.group_per_granule: each aligned block of dram.refresh_sync_pcs granules (1 KB) picks its
+// group of 32 pseudo-channels by a hash, the slot stays the granule's, so an 8 KB window still
+// covers 32 distinct pseudo-channels (a block's 4 in one group, as they refresh together) while
+// the windows' blocks land in different groups; a stream still uses every pseudo-channel
+// evenly.
+TEST(HbmMapping, GranuleGroupsKeepAWindowOnDistinctPseudoChannels) {
+  HbmParams p;
+  p.group_per_granule = true;
+  p.refresh_sync_pcs = 4;
+  HbmSystem hbm(p);
+  int windows_over_several_groups = 0;
+  for (uint64_t w = 0; w < 256; ++w) {
+    const uint64_t base = (0x4321ULL << 20) + w * 8192;
+    std::vector<int> pcs;
+    std::set<int> groups;
+    for (uint64_t a = base; a < base + 8192; a += 256) {
+      pcs.push_back(hbm.decode(a).pc);
+      groups.insert(pcs.back() / 32);
+      if ((a - base) % 1024 != 0) {
+        EXPECT_EQ(pcs.back() / 32, pcs[pcs.size() - 2] / 32) << "a 1 KB block in one group";
+      }
+    }
+    std::sort(pcs.begin(), pcs.end());
+    EXPECT_EQ(std::unique(pcs.begin(), pcs.end()) - pcs.begin(), 32) << "window " << w;
+    windows_over_several_groups += groups.size() > 1 ? 1 : 0;
+  }
+  EXPECT_GE(windows_over_several_groups, 250);
+  // (Blocks of 8 lines drawn at random: over 16384 lines each the spread is a few per cent.)
+  const std::vector<int> count = pc_histogram(hbm, 128, 192 * 16384);
+  const auto [lo, hi] = std::minmax_element(count.begin(), count.end());
+  EXPECT_GE(*lo, 16384 * 90 / 100);
+  EXPECT_LE(*hi, 16384 * 110 / 100);
 }
 
 // ---- Conservation and determinism -------------------------------------------------------------
