@@ -285,10 +285,10 @@ void add_memory_params(std::vector<ParamSpec>& s) {
                          "a posted write that finds its pseudo-channel's bus idle (nothing booked) "
                          "drains the queued writes at once instead of waiting for dram.write_batch",
                          [](GpuConfig& c) -> bool& { return c.mem.hbm.drain_when_idle; }));
-  s.push_back(bool_param("dram.group_per_granule",
+  s.push_back(bool_param("dram.group_per_block",
                          "each aligned block of dram.refresh_sync_pcs granules of a window picks "
                          "its group of pseudo-channels by a hash (false: the window takes one)",
-                         [](GpuConfig& c) -> bool& { return c.mem.hbm.group_per_granule; }));
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.group_per_block; }));
   s.push_back(bool_param("dram.hash_upper",
                          "fold every address bit above dram.window_bytes into the "
                          "pseudo-channel choice (false: only the row bits)",

@@ -64,6 +64,13 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
                       m_num_pcs, p.refresh_sync_pcs);
   }
   m_sync_shift = std::countr_zero(static_cast<unsigned>(p.refresh_sync_pcs));
+  if (p.group_per_block && (p.refresh_sync_pcs != (1 << m_sync_shift) ||
+                            p.refresh_sync_pcs > p.window_bytes / p.interleave_bytes)) {
+    throw_input_error("dram",
+                      "group_per_block needs refresh_sync_pcs to be a power of two no larger than "
+                      "window_bytes / interleave_bytes ({}), got {}",
+                      p.window_bytes / p.interleave_bytes, p.refresh_sync_pcs);
+  }
   m_banks_per_sid = p.bank_groups * p.banks_per_group;
   m_banks_per_pc = m_banks_per_sid * p.stack_ids;
   m_groups_per_pc = p.bank_groups * p.stack_ids;
@@ -153,8 +160,11 @@ Time HbmSystem::idle_miss_latency(int bytes) const {
 // power-of-two factor an XOR fold of the quotient; the slot within the group is XOR-permuted by
 // another fold of the quotient (a different fold width, so the two stay independent), and the
 // bank by a fold of the row. Power-of-two strides thus spread evenly over all pseudo-channels
-// and banks in the long run, while a short run stays inside its window's group.
-// (decode() itself is inline in hbm.h: a cached window and one XOR, on every access.)
+// and banks in the long run, while a short run stays inside its window's group. With
+// dram.group_per_block each aligned block of refresh_sync_pcs granules takes its own group
+// instead, by a hash of its address; the slots stay the window's.
+// (decode() itself is inline in hbm.h: a cached window and one XOR, on every access, plus the
+// block's hash with dram.group_per_block.)
 
 // Fills `slot` with window `window`'s fields; decode() adds the granule's slot.
 void HbmSystem::decode_window(uint64_t window, DecodeSlot& slot) const {

@@ -87,7 +87,7 @@ struct HbmParams {
   // Each aligned block of refresh_sync_pcs granules of a window picks its group by a hash of its
   // address (the granules keep their slots, so a window still spreads over as many distinct
   // pseudo-channels), instead of the whole window taking one group.
-  bool group_per_granule = false;
+  bool group_per_block = false;
   double bus_efficiency = 0.94;  // fraction of the data-bus peak usable (fitted)
 };
 
@@ -146,7 +146,7 @@ class HbmSystem {
     HbmAddress a = slot.address;
     const uint64_t granule = addr >> m_interleave_shift;
     const uint64_t j = (granule ^ slot.slot_xor) & static_cast<uint64_t>(m_slots - 1);
-    if (m_params.group_per_granule) {
+    if (m_params.group_per_block) {
       // Per aligned block of dram.refresh_sync_pcs granules, which refresh together.
       const uint64_t h = mix64(granule >> m_sync_shift) >> 32;
       const uint64_t group = (h * static_cast<uint64_t>(m_pc_groups)) >> 32;
@@ -241,7 +241,7 @@ class HbmSystem {
   FastDiv m_refi_div;  // by tREFI (ps)
   // Powers of two (checked at construction): the per-access divisions are shifts and masks.
   int m_burst_shift = 0;  // log2(dram.burst_bytes)
-  int m_sync_shift = 0;   // log2 of dram.refresh_sync_pcs' largest power-of-two factor
+  int m_sync_shift = 0;   // log2(dram.refresh_sync_pcs) (a power of two with group_per_block)
   int m_sid_shift = 0;    // log2(banks per SID)
   int m_bg_mask = 0;      // dram.bank_groups - 1
   int m_group_fold_bits;  // fold width for the power-of-two part of the group

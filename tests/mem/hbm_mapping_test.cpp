@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mem/hbm.h"
+#include "util/error.h"
 
 namespace asyncsim {
 namespace {
@@ -81,14 +82,14 @@ TEST(HbmMapping, ShortRunsSpreadWhateverTheStride) {
   }
 }
 
-// dram.group_per_granule: each aligned block of dram.refresh_sync_pcs granules (1 KB) picks its
+// dram.group_per_block: each aligned block of dram.refresh_sync_pcs granules (1 KB) picks its
 // group of 32 pseudo-channels by a hash, the slot stays the granule's, so an 8 KB window still
 // covers 32 distinct pseudo-channels (a block's 4 in one group, as they refresh together) while
 // the windows' blocks land in different groups; a stream still uses every pseudo-channel
 // evenly.
-TEST(HbmMapping, GranuleGroupsKeepAWindowOnDistinctPseudoChannels) {
+TEST(HbmMapping, BlockGroupsKeepAWindowOnDistinctPseudoChannels) {
   HbmParams p;
-  p.group_per_granule = true;
+  p.group_per_block = true;
   p.refresh_sync_pcs = 4;
   HbmSystem hbm(p);
   int windows_over_several_groups = 0;
@@ -113,6 +114,12 @@ TEST(HbmMapping, GranuleGroupsKeepAWindowOnDistinctPseudoChannels) {
   const auto [lo, hi] = std::minmax_element(count.begin(), count.end());
   EXPECT_GE(*lo, 16384 * 90 / 100);
   EXPECT_LE(*hi, 16384 * 110 / 100);
+  // A block must be an aligned part of a window.
+  for (const int sync : {3, 64}) {
+    HbmParams bad = p;
+    bad.refresh_sync_pcs = sync;
+    EXPECT_THROW(HbmSystem{bad}, InputError) << sync;
+  }
 }
 
 }  // namespace
