@@ -3,7 +3,7 @@
 same run (validation/data/h200/ncu_l2/l2_hot_raw.csv: `L2HOT_NCU=1 ncu --csv --print-units base
 --metrics ...` over the l2_hot binary, a warm-up launch and the measured launch per point) and
 prints, per point: bytes the SMs received over bytes read at the L2 (tex read sectors x 32: what
-the request coalescer merged), L2 tex read sectors per slice per L2 cycle (96 slices; peak 1.96),
+the request coalescer merged), L2 tex read sectors per slice per L2 cycle (the chip config's l2.slices, 96 on the H200; peak 1.96),
 sectors per request, the L2 hit rate, far-partition (ltcfabric) sectors per read sector, and the
 SM clock.
 
@@ -27,6 +27,7 @@ sector byte (0 where a re-read stream stays in the L2).
 """
 import csv
 import os
+import re
 import sys
 
 from ncu_raw import ncu_rows
@@ -50,6 +51,21 @@ SKIP = {"mem_bw": ("test", "dram_copy_rw"), "tma_bw": ("src", "dram")}
 PER_POINT = {"tma_bw": 6}
 
 
+def l2_slices(chip):
+    """l2.slices of configs/CHIP.yaml, or of the config it names as its base."""
+    path = os.path.join(HERE, "..", "configs", f"{chip}.yaml")
+    if not os.path.exists(path):
+        raise SystemExit(f"l2_hot_ncu.py: no config for the data's chip: {os.path.relpath(path)}")
+    text = open(path).read()
+    m = re.search(r"^l2:\n(?:  .*\n)*?  slices: \{value: (\d+)", text, re.M)
+    if m:
+        return int(m.group(1))
+    base = re.search(r"^base: (\S+)", text, re.M)
+    if not base:
+        raise SystemExit(f"l2_hot_ncu.py: {os.path.relpath(path)} has no l2.slices")
+    return l2_slices(os.path.splitext(os.path.basename(base.group(1)))[0])
+
+
 def main():
     global DATA
     args = sys.argv[1:]
@@ -60,6 +76,7 @@ def main():
         DATA = os.path.abspath(args[i + 1])
         del args[i:i + 2]
     arg = args[0] if args else ""
+    slices = l2_slices(os.path.basename(os.path.normpath(DATA)))
     raw_tag = ""
     if arg in ("pairs", "mem_bw", "tma_bw", "ceiling"):
         name, tag = {"pairs": "l2_pairs", "ceiling": "l2_ceiling"}.get(arg, arg), ""
@@ -90,7 +107,7 @@ def main():
         print(",".join(p[k] for k in KEYS[name]) +
               ",%.2f,%.2f,%.2f,%.3f,%.3f,%.0f" % (
                   m["l1tex__m_xbar2l1tex_read_bytes.sum"] / (rd * 32),
-                  rd / 96 / m["lts__cycles_elapsed.avg"],
+                  rd / slices / m["lts__cycles_elapsed.avg"],
                   rd / m["lts__t_requests_srcunit_tex_op_read.sum"],
                   m["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"] / rd,
                   m["lts__t_sectors_srcunit_ltcfabric.sum"] / rd,
