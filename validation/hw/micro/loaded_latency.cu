@@ -32,6 +32,12 @@
 //   inside: the share of CTAs whose probe ended before their stream did (1 = every sample was
 //     taken under load)
 //   rep = all: every launch's samples of the point together
+// --quiet N (thirty-second session): CTAs c with c % N == 0 do not stream, they only probe, while
+// the others stream and probe as above; probes dram and l2hot, S = 0, 2, 4, 6, 8, 16. A probe's
+// end is then taken by %globaltimer and kept if it came before the first streaming CTA ended.
+// Rows probe_quiet (the quiet CTAs' samples) and probe_stream (the streaming CTAs') of the same
+// launches: whether a probe waits behind its own SM's stream (a queue at the SM, only
+// probe_stream slows) or in the memory system every SM shares (both slow alike).
 #include "common.cuh"
 
 constexpr uint32_t kBytes = 8192;
@@ -52,7 +58,7 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 __global__ void __launch_bounds__(64, 1)
     loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
                   uint32_t line_mask, int samples, uint32_t seed, bool bulk, uint32_t* lat,
-                  long long* ends, unsigned long long* info) {
+                  long long* ends, unsigned long long* info, int quiet_every) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[16];
   __shared__ __align__(8) uint64_t pbar;
@@ -68,7 +74,7 @@ __global__ void __launch_bounds__(64, 1)
   unsigned long long g0, g1;
   long long c0, c1;
   if (threadIdx.x == 0) {
-    if (nslots == 0) return;
+    if (nslots == 0 || (quiet_every > 0 && blockIdx.x % quiet_every == 0)) return;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
     c0 = clock64();
     long long u = blockIdx.x;
@@ -115,7 +121,13 @@ __global__ void __launch_bounds__(64, 1)
     }
     const long long t1 = clock64();
     mine[k] = (uint32_t)(t1 - t0);
-    mine_end[k] = t1;
+    if (quiet_every > 0) {
+      unsigned long long g;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+      mine_end[k] = (long long)g;
+    } else {
+      mine_end[k] = t1;
+    }
   }
   c1 = clock64();
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
@@ -137,6 +149,11 @@ static void print_row(const char* probe, int slots, const char* rep, double gbps
 
 int main(int argc, char** argv) {
   const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
+  const int quiet = argc > 2 && std::string(argv[1]) == "--quiet" ? std::atoi(argv[2]) : 0;
+  if (argc > 1 && !smoke && quiet <= 1) {
+    fprintf(stderr, "usage: loaded_latency [--smoke | --quiet N (N >= 2)]\n");
+    return 2;
+  }
   const int sms = num_sms();
   const size_t stream_bytes = size_t(2) << 30;
   const size_t dram_probe = size_t(4) << 30;
@@ -168,9 +185,12 @@ int main(int argc, char** argv) {
   CK(cudaMemset(probe_l2, 0, l2_probe));
   CK(cudaFuncSetAttribute(loaded_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
   printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean\n");
-  const int all_slots[] = {0, 1, 2, 3, 4, 6, 8, 16};
+  const std::vector<int> all_slots =
+      quiet > 0 ? std::vector<int>{0, 2, 4, 6, 8, 16} : std::vector<int>{0, 1, 2, 3, 4, 6, 8, 16};
+  const std::vector<const char*> probes =
+      quiet > 0 ? std::vector<const char*>{"dram", "l2hot"} : std::vector<const char*>{"dram", "l2", "tma_dram", "l2hot"};
   uint32_t seed = 1;
-  for (const char* probe : {"dram", "l2", "tma_dram", "l2hot"}) {
+  for (const char* probe : probes) {
     const bool hot = std::string(probe) == "l2hot";
     const bool dram = std::string(probe) != "l2" && !hot;
     const bool bulk = std::string(probe) == "tma_dram";
@@ -178,7 +198,7 @@ int main(int argc, char** argv) {
     const uint32_t mask = (uint32_t)((dram ? dram_probe : hot ? size_t(32) << 10 : l2_probe) / 128 - 1);
     for (int slots : all_slots) {
       if (smoke && slots > 2) break;
-      std::vector<uint32_t> pooled;
+      std::vector<uint32_t> pooled, pooled_q;
       std::vector<double> gsum, msum, fsum;
       for (int rep = 0; rep < 3; ++rep, ++seed) {
         read_all_kernel<<<sms * 4, 512>>>(flush, flush_bytes / sizeof(int4), sink);
@@ -189,7 +209,7 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
         loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
-                                          bulk, dlat, dends, dinfo);
+                                          bulk, dlat, dends, dinfo, quiet);
         CKL();
         CK(cudaDeviceSynchronize());
         std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
@@ -198,14 +218,27 @@ int main(int argc, char** argv) {
         CK(cudaMemcpy(ends.data(), dends, ends.size() * sizeof(long long), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(lat.data(), dlat, lat.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(info.data(), dinfo, info.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-        std::vector<uint32_t> v;
+        std::vector<uint32_t> v, vq;
         std::vector<double> mhz;
         unsigned long long first = ~0ULL, last = 0;
         int inside = 0;
+        // --quiet: samples count until the first streaming CTA ended (%globaltimer)
+        unsigned long long stream_end = ~0ULL;
+        for (int c = 0; c < sms && quiet > 0 && slots > 0; ++c)
+          if (c % quiet != 0) stream_end = std::min(stream_end, info[(size_t)c * 8 + 1]);
+        int streaming = 0;
         for (int c = 0; c < sms; ++c) {
           const unsigned long long* m = &info[(size_t)c * 8];
+          if (quiet > 0) {
+            const bool q = c % quiet == 0;
+            for (int k = kDrop; k < samples; ++k)
+              if (slots == 0 || (unsigned long long)ends[(size_t)c * kMaxSamples + k] <= stream_end)
+                (q ? vq : v).push_back(lat[(size_t)c * kMaxSamples + k]);
+            if (q) continue;
+          }
+          if (slots > 0) ++streaming;
           // Only samples that ended while this CTA's stream ran (clock64 of one SM).
-          for (int k = kDrop; k < samples; ++k)
+          for (int k = kDrop; k < samples && quiet == 0; ++k)
             if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= (long long)m[3])
               v.push_back(lat[(size_t)c * kMaxSamples + k]);
           if (slots > 0) {
@@ -217,17 +250,27 @@ int main(int argc, char** argv) {
             mhz.push_back((double)m[6] / (double)(m[5] - m[4]) * 1e3);
           }
         }
-        const double gbps = slots > 0 ? (double)sms * kCopies * kBytes / (double)(last - first) : 0.0;
-        const double frac = slots > 0 ? (double)inside / sms : 1.0;
+        const double gbps = slots > 0 ? (double)streaming * kCopies * kBytes / (double)(last - first) : 0.0;
+        const double frac = slots > 0 ? (double)inside / (quiet > 0 ? std::max(streaming, 1) : sms) : 1.0;
         if (v.empty()) v.push_back(0);
-        print_row(probe, slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
+        if (vq.empty()) vq.push_back(0);
+        const std::string name = quiet > 0 ? std::string(probe) + "_stream" : std::string(probe);
+        print_row(name.c_str(), slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
+        if (quiet > 0)
+          print_row((std::string(probe) + "_quiet").c_str(), slots, std::to_string(rep).c_str(), gbps,
+                    median_of(mhz), frac, vq);
         pooled.insert(pooled.end(), v.begin(), v.end());
+        pooled_q.insert(pooled_q.end(), vq.begin(), vq.end());
         gsum.push_back(gbps);
         msum.push_back(median_of(mhz));
         fsum.push_back(frac);
       }
-      print_row(probe, slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
+      const std::string name = quiet > 0 ? std::string(probe) + "_stream" : std::string(probe);
+      print_row(name.c_str(), slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
                 pooled);
+      if (quiet > 0)
+        print_row((std::string(probe) + "_quiet").c_str(), slots, "all", median_of(gsum), median_of(msum),
+                  *std::min_element(fsum.begin(), fsum.end()), pooled_q);
       fflush(stdout);
     }
   }
