@@ -300,9 +300,11 @@ const std::vector<MicroBench>& micro_benches() {
        "= unit c + j x SMs of a 2 GiB "
        "region (none at slots=0); probe=tma_dram: the dram lines by one 128-B bulk copy each "
        "(MB_ARRIVE_EXPECT_TX + BULK_LOAD + MB_WAIT, a sample from one arrive to the next); three "
-       "runs (reps), CTA 0's probe traced in each, samples "
-       "pooled; stream_gbps = the stream's bytes over CTA 0's stream time (first copy to exit; "
-       "the .cu: first stream start to last stream end over all CTAs)",
+       "runs (reps), every CTA's probe samples pooled, each kept if it ended before its CTA's "
+       "stream did; stream_gbps = the stream's bytes over first copy to last exit of all CTAs; "
+       "probes PROBE_quiet / PROBE_stream (dram, l2hot; the .cu's --quiet 8): CTAs c with "
+       "c mod 8 = 0 only probe, the others stream and probe, samples kept if they ended before "
+       "the first streaming CTA's stream did",
        loaded_columns(),
        {"probe", "slots", "rep"},
        "median",

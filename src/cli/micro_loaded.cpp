@@ -2,7 +2,9 @@
 // one CTA of two roles: a probe (one warpgroup standing for the .cu's one thread) times
 // dependent single-line loads, while a stream keeps `slots` 8 KB bulk copies from DRAM in
 // flight. The probe's latency against the stream's load separates what load adds to a DRAM
-// miss and to an L2 hit.
+// miss and to an L2 hit. The .cu's --quiet 8 (probes PROBE_quiet and PROBE_stream): CTAs c with
+// c % 8 == 0 only probe, the others stream and probe; whether a probe waits behind its own SM's
+// stream or in the memory system all SMs share.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,14 +25,15 @@ constexpr int64_t kDramProbeBase = int64_t{4} << 30;
 constexpr int64_t kDramProbeLines = (int64_t{4} << 30) / 128;
 constexpr int64_t kL2ProbeBase = int64_t{8} << 30;
 constexpr int64_t kL2ProbeLines = kMiB / 128;
+constexpr int kQuietEvery = 8;  // the .cu's --quiet 8
 
 const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_gbps", "sm_mhz",
                                            "inside", "samples", "min", "p10",         "p25",
                                            "median", "p75",     "p90", "mean"};
 
-// The kernel: role 0 the probe (the traced warpgroup of CTA 0), role 1 the stream.
+// The kernel: role 0 the probe, role 1 the stream.
 program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t l2_lines, int slots,
-                              int samples, int rep, int copies) {
+                              int samples, int rep, int copies, bool quiet) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
@@ -56,6 +59,9 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
   b.end_role();
   if (slots > 0) {
     b.begin_role("stream", 1);
+    if (quiet) {
+      b.if_(fmt::format("cta % {} != 0", kQuietEvery));
+    }
     b.loop("j", "0", s(copies));
     const std::string slot = fmt::format("j % {}", slots);
     b.if_(fmt::format("j >= {}", slots));
@@ -68,9 +74,67 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
     b.loop("k", s(std::max(0, copies - slots)), s(copies));
     b.mb_wait("bar", fmt::format("k % {}", slots), fmt::format("(k / {}) % 2", slots));
     b.end_loop();
+    if (quiet) {
+      b.end_if();
+    }
     b.end_role();
   }
   return b.finish();
+}
+
+// What the .cu pools from one launch, here from a trace of every CTA: the probe samples of
+// every CTA (with --quiet, of the quiet CTAs, c % 8 == 0, or of the streaming ones), each kept
+// if it ended before its CTA's stream did (with --quiet: before the first streaming CTA's
+// stream did, as the .cu's %globaltimer filter); the stream's GB/s over the streaming CTAs'
+// bytes, first copy to last exit; `inside` counts the launch if every kept CTA's probe ended
+// inside the stream.
+enum class Pool { kAll, kQuiet, kStreaming };
+void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool pool,
+                  program::Op probe_op, int slots, int copies, std::vector<int64_t>& pooled,
+                  std::vector<double>& gbps, int& inside) {
+  const auto ctas = static_cast<size_t>(c.sm.count);
+  const auto streams = [&](size_t cta) { return pool == Pool::kAll || cta % kQuietEvery != 0; };
+  std::vector<std::vector<Time>> loads(ctas);
+  std::vector<Time> last(ctas, 0);
+  Time first = -1;
+  for (const IssueMark& m : trace) {
+    const auto cta = static_cast<size_t>(m.cta);
+    if (m.role == 0 && m.op == probe_op) {
+      loads[cta].push_back(m.t);
+    } else if (m.role == 1 && streams(cta)) {
+      first = first < 0 ? m.t : std::min(first, m.t);
+      last[cta] = std::max(last[cta], m.t);
+    }
+  }
+  Time first_end = kTimeNever;
+  Time last_end = 0;
+  int streaming = 0;
+  for (size_t cta = 0; cta < ctas; ++cta) {
+    if (streams(cta)) {
+      first_end = std::min(first_end, last[cta]);
+      last_end = std::max(last_end, last[cta]);
+      ++streaming;
+    }
+  }
+  bool all_inside = true;
+  for (size_t cta = 0; cta < ctas; ++cta) {
+    if ((pool == Pool::kQuiet && streams(cta)) || (pool == Pool::kStreaming && !streams(cta))) {
+      continue;
+    }
+    const Time end = pool == Pool::kAll ? last[cta] : first_end;
+    const std::vector<Time>& l = loads[cta];
+    for (size_t i = kDrop; i + 1 < l.size(); ++i) {
+      if (slots == 0 || l[i + 1] <= end) {
+        pooled.push_back(sm_cycles(c, l[i + 1] - l[i]));
+      }
+    }
+    all_inside = all_inside && (l.empty() || l.back() < end);
+  }
+  if (slots > 0) {
+    const double bytes = static_cast<double>(streaming) * copies * kCopyBytes;
+    gbps.push_back(bytes / (static_cast<double>(last_end - first) * 1e-12) * 1e-9);
+    inside += all_inside ? 1 : 0;
+  }
 }
 
 }  // namespace
@@ -86,17 +150,31 @@ std::vector<MicroRow> loaded_points() {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
   }
+  for (const char* probe : {"dram_quiet", "dram_stream", "l2hot_quiet", "l2hot_stream"}) {
+    for (const int slots : {0, 2, 4, 6, 8, 16}) {
+      out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
+    }
+  }
   return out;
 }
 
 // Three runs (reps) per point, as the hardware's three launches, each from a cold L2 (the
 // .cu flushes it), probe=l2 after a full-chip read of the probe's 1 MiB; the probe's samples of
-// the three runs pooled (the hardware pools every CTA's; here CTA 0's are traced).
+// the three runs pooled, every CTA's as the hardware's (thirty-second session; until then
+// CTA 0's alone).
 MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o) {
-  const std::string& probe = key_str(key, "probe");
-  if (probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
+  const std::string& name = key_str(key, "probe");
+  // --quiet rows: PROBE_quiet (the CTAs that do not stream) or PROBE_stream (the others).
+  const size_t cut = name.rfind('_');
+  const std::string kind = cut == std::string::npos ? "" : name.substr(cut + 1);
+  const bool quiet = kind == "quiet" || kind == "stream";
+  const std::string probe = quiet ? name.substr(0, cut) : name;
+  if (quiet ? probe != "dram" && probe != "l2hot"
+            : probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
     throw_input_error("micro loaded_latency",
-                      "probe: expected dram, l2, tma_dram or l2hot, got '{}'", probe);
+                      "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
+                      "l2hot_quiet or l2hot_stream, got '{}'",
+                      name);
   }
   // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.
   const bool dram = probe != "l2" && probe != "l2hot";
@@ -118,40 +196,22 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   int inside = 0;
   const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
   for (int rep = 0; rep < 3; ++rep) {
-    const program::Kernel k = loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies);
+    const program::Kernel k =
+        loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies, quiet);
     std::vector<IssueMark> trace;
     RunOptions ro;
     ro.issue_trace = &trace;
     ro.trace_every_role = true;
+    ro.trace_every_cta = true;
     std::vector<const program::Kernel*> seq;
     if (!dram) {
       seq.push_back(&touch);
     }
     seq.push_back(&k);
     micro_sequence(seq, c, ro);
-    // CTA 0's probe (role 0): its loads; its stream (role 1): first copy to EXIT.
-    std::vector<Time> loads;
-    Time stream_begin = -1;
-    Time stream_end = 0;
-    for (const IssueMark& m : trace) {
-      if (m.role == 0 && m.op == (bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal)) {
-        loads.push_back(m.t);
-      } else if (m.role == 1) {
-        stream_begin = stream_begin < 0 ? m.t : stream_begin;
-        stream_end = m.t;
-      }
-    }
-    // With a stream, only the samples that ended while it ran (the .cu's filter).
-    for (size_t i = kDrop; i + 1 < loads.size(); ++i) {
-      if (slots == 0 || loads[i + 1] <= stream_end) {
-        pooled.push_back(sm_cycles(c, loads[i + 1] - loads[i]));
-      }
-    }
-    if (slots > 0) {
-      const double bytes = static_cast<double>(c.sm.count) * copies * kCopyBytes;
-      gbps.push_back(bytes / (static_cast<double>(stream_end - stream_begin) * 1e-12) * 1e-9);
-      inside += loads.back() < stream_end ? 1 : 0;
-    }
+    const Pool pool = !quiet ? Pool::kAll : kind == "quiet" ? Pool::kQuiet : Pool::kStreaming;
+    pool_samples(trace, c, pool, bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal,
+                 slots, copies, pooled, gbps, inside);
   }
   std::sort(gbps.begin(), gbps.end());
   MicroRow row = key;

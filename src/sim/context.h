@@ -22,6 +22,7 @@ struct SimContext {
   Timeline* timeline = nullptr;                   // null unless --timeline
   std::vector<IssueMark>* issue_trace = nullptr;  // RunOptions::issue_trace
   bool trace_every_role = false;                  // RunOptions::trace_every_role
+  bool trace_every_cta = false;                   // RunOptions::trace_every_cta
 };
 
 }  // namespace asyncsim

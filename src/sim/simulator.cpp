@@ -48,6 +48,7 @@ class Run {
         m_hbm_before(memory.hbm() ? memory.hbm()->stats() : HbmSystem::Stats{}) {
     m_ctx.issue_trace = trace;
     m_ctx.trace_every_role = o.trace_every_role;
+    m_ctx.trace_every_cta = o.trace_every_cta;
     // DRAM traffic by tensor: each tensor map's address range.
     std::vector<MemorySystem::Region> regions;
     for (const program::TensorMap& m : k.maps) {

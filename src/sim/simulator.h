@@ -22,7 +22,8 @@ struct MemAccessRecord;
 struct IssueMark {
   Time t;
   program::Op op;
-  int role = 0;  // the warpgroup's role (other than 0 only with RunOptions::trace_every_role)
+  int role = 0;     // the warpgroup's role (other than 0 only with RunOptions::trace_every_role)
+  int64_t cta = 0;  // the warpgroup's CTA (other than 0 only with RunOptions::trace_every_cta)
 };
 
 // Where and when one CTA ran: cycles from the kernel's launch, from when its first instruction
@@ -41,6 +42,8 @@ struct RunOptions {
   std::vector<IssueMark>* issue_trace = nullptr;
   // With issue_trace: warpgroup 0 of every role of CTA 0 is traced, not only role 0's.
   bool trace_every_role = false;
+  // With issue_trace: warpgroup 0 of every CTA is traced, not only CTA 0's.
+  bool trace_every_cta = false;
   // With a timeline: the interval of its DRAM read / write GB/s counter tracks.
   double counter_sample_ns = 1000;
   // Placement starts at this SM of sm.dispatch_order's order (and wraps), so a one-CTA

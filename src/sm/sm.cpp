@@ -342,8 +342,8 @@ Sm::StepResult Sm::execute(Warpgroup& wg, uint32_t w, Time t) {
     return {Outcome::kHold, wg.wait_ready};
   }
   if (m_ctx.issue_trace && (wg.role == 0 || m_ctx.trace_every_role) &&
-      wg.vars[program::kVarCta] == 0 && wg.vars[program::kVarWg] == 0) {
-    m_ctx.issue_trace->push_back({t, in.op, wg.role});
+      (wg.vars[program::kVarCta] == 0 || m_ctx.trace_every_cta) && wg.vars[program::kVarWg] == 0) {
+    m_ctx.issue_trace->push_back({t, in.op, wg.role, wg.vars[program::kVarCta]});
   }
   switch (in.op) {
     case Op::kTmaLoad:

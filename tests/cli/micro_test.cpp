@@ -472,7 +472,8 @@ TEST(Micro, LsuSmDramLoadsScaleWithWarps) {
 }
 
 // loaded_latency: a probe's L2 hits from every SM, alone and while each SM streams two 8 KB bulk
-// copies from DRAM. Alone every sample counts (3 runs x (256 - 8 - 1)) and nothing streams;
+// copies from DRAM. Alone every sample of every CTA counts (3 runs x 132 CTAs x (256 - 8 - 1))
+// and nothing streams;
 // under the stream only the samples taken while it ran count, the stream moves GB/s, and the
 // probe's median rises above the unloaded one.
 TEST(Micro, LoadedLatencyProbesUnderTheStream) {
@@ -484,9 +485,9 @@ TEST(Micro, LoadedLatencyProbesUnderTheStream) {
   ASSERT_EQ(r.size(), 4u) << o.out;  // l2 at 0 and 2 slots, then l2hot at 0 and 2
   // columns: probe, slots, rep, stream_gbps, sm_mhz, inside, samples, min, p10, p25, median, ...
   EXPECT_EQ(r[0][3], "0.0");
-  EXPECT_EQ(r[0][6], "741");
+  EXPECT_EQ(r[0][6], "97812");
   EXPECT_GT(std::stod(r[1][3]), 2000) << o.out;
-  EXPECT_LT(std::stoi(r[1][6]), 741) << o.out;
+  EXPECT_LT(std::stoi(r[1][6]), 97812) << o.out;
   EXPECT_GT(std::stoi(r[1][6]), 20) << o.out;
   EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
   // Unloaded, a line from DRAM by a 128-B bulk copy takes longer than by a load, as on the H200
@@ -504,6 +505,28 @@ TEST(Micro, LoadedLatencyProbesUnderTheStream) {
   EXPECT_GT(std::stod(r[3][3]), 2000) << o.out;
   EXPECT_GT(std::stoi(r[3][12]), std::stoi(r[2][10])) << o.out;
   EXPECT_LT(std::stoi(r[3][12]), 2 * std::stoi(r[2][10])) << o.out;
+}
+
+// The .cu's --quiet 8 rows: CTAs c with c % 8 == 0 (17 of 132) only probe, the other 115 stream
+// and probe, and both rows of a point come from the same launches. Unloaded every sample counts
+// (3 runs x CTAs x (192 - 8 - 1)); under the stream both rows report the streaming CTAs' GB/s,
+// keep only samples that ended before the first stream did, and the quiet CTAs' DRAM probe
+// still slows (the model queues every SM's misses alike).
+TEST(Micro, LoadedLatencyQuietProbesShareTheLaunch) {
+  const Outcome o =
+      run("micro loaded_latency --where probe=dram_quiet,dram_stream --where slots=0,4 "
+          "--max-bytes 67108864 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 4u) << o.out;  // dram_quiet at 0 and 4 slots, then dram_stream
+  EXPECT_EQ(r[0][0], "dram_quiet");
+  EXPECT_EQ(r[0][6], std::to_string(3 * 17 * 183));
+  EXPECT_EQ(r[2][6], std::to_string(3 * 115 * 183));
+  EXPECT_EQ(r[0][3], "0.0");
+  EXPECT_GT(std::stod(r[1][3]), 2000) << o.out;
+  EXPECT_EQ(r[1][3], r[3][3]) << o.out;
+  EXPECT_LT(std::stoi(r[1][6]), 3 * 17 * 183) << o.out;
+  EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
 }
 
 }  // namespace
