@@ -3,8 +3,9 @@
 # line per comparison (points within 10 %, MAPE, worst error), for judging a model change:
 #
 #   bash validation/micro_sweep.sh dram [--set KEY=VALUE ...]   # the DRAM micros (~1 min)
-#   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros (~4 min; 25 with
-#                                                               # micro_loaded_latency.csv)
+#   bash validation/micro_sweep.sh all  [--set KEY=VALUE ...]   # 24 micros, then the H200's
+#                                                               # loaded_latency and depth files
+#                                                               # (~7 min)
 #   bash validation/micro_sweep.sh h100 [--set KEY=VALUE ...]   # the H100's files with
 #                                                               # --gpu h100 (~6 min)
 #
@@ -66,6 +67,7 @@ dram_spread micro_dram_spread_run3.csv
 dram_width micro_dram_width.csv
 dram_sector micro_dram_sector.csv
 tma_size micro_tma_size.csv
+tma_size micro_tma_size_run3.csv
 tma_issue micro_tma_issue.csv
 tma_bw micro_tma_bw.csv
 mem_bw micro_mem_bw.csv
@@ -101,4 +103,8 @@ done
 # latency while every SM streams from DRAM"; next_batch.sh loaded).
 if [ -f "$D/micro_loaded_latency.csv" ]; then
   run loaded_latency "$D/micro_loaded_latency.csv" "$@"
+fi
+# DRAM GB/s against the bytes in flight per SM (thirty-second session; next_batch.sh depth).
+if [ -f "$D/micro_tma_bw_depth.csv" ]; then
+  run tma_bw "$D/micro_tma_bw_depth.csv" --max-bytes 0 "$@"
 fi
