@@ -86,12 +86,12 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
 // every CTA (with --quiet, of the quiet CTAs, c % 8 == 0, or of the streaming ones), each kept
 // if it ended before its CTA's stream did (with --quiet: before the first streaming CTA's
 // stream did, as the .cu's %globaltimer filter); the stream's GB/s over the streaming CTAs'
-// bytes, first copy to last exit; `inside` counts the launch if every kept CTA's probe ended
-// inside the stream.
+// bytes, first copy to last exit; `inside` the lowest share, over launches, of the pooled CTAs
+// whose probe ended inside the stream (the .cu's column).
 enum class Pool { kAll, kQuiet, kStreaming };
 void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool pool,
                   program::Op probe_op, int slots, int copies, std::vector<int64_t>& pooled,
-                  std::vector<double>& gbps, int& inside) {
+                  std::vector<double>& gbps, double& inside) {
   const auto ctas = static_cast<size_t>(c.sm.count);
   const auto streams = [&](size_t cta) { return pool == Pool::kAll || cta % kQuietEvery != 0; };
   std::vector<std::vector<Time>> loads(ctas);
@@ -116,7 +116,8 @@ void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool 
       ++streaming;
     }
   }
-  bool all_inside = true;
+  int kept = 0;
+  int ended_inside = 0;
   for (size_t cta = 0; cta < ctas; ++cta) {
     if ((pool == Pool::kQuiet && streams(cta)) || (pool == Pool::kStreaming && !streams(cta))) {
       continue;
@@ -128,12 +129,13 @@ void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool 
         pooled.push_back(sm_cycles(c, l[i + 1] - l[i]));
       }
     }
-    all_inside = all_inside && (l.empty() || l.back() < end);
+    ++kept;
+    ended_inside += !l.empty() && l.back() < end ? 1 : 0;
   }
   if (slots > 0) {
     const double bytes = static_cast<double>(streaming) * copies * kCopyBytes;
     gbps.push_back(bytes / (static_cast<double>(last_end - first) * 1e-12) * 1e-9);
-    inside += all_inside ? 1 : 0;
+    inside = std::min(inside, kept > 0 ? static_cast<double>(ended_inside) / kept : 1.0);
   }
 }
 
@@ -193,7 +195,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   }
   std::vector<int64_t> pooled;
   std::vector<double> gbps;
-  int inside = 0;
+  double inside = 1.0;
   const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
   for (int rep = 0; rep < 3; ++rep) {
     const program::Kernel k =
@@ -217,7 +219,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   MicroRow row = key;
   row["stream_gbps"] = fmt::format("{:.1f}", gbps.empty() ? 0.0 : gbps[gbps.size() / 2]);
   row["sm_mhz"] = fmt::format("{:.0f}", c.sm.clock_mhz);
-  row["inside"] = fmt::format("{:.2f}", slots > 0 ? inside / 3.0 : 1.0);
+  row["inside"] = fmt::format("{:.2f}", inside);
   if (pooled.empty()) {
     pooled.push_back(0);
   }
