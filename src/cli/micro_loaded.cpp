@@ -29,7 +29,8 @@ constexpr int kQuietEvery = 8;  // the .cu's --quiet 8
 
 const std::vector<std::string> kColumns = {"probe",  "slots",   "rep", "stream_gbps", "sm_mhz",
                                            "inside", "samples", "min", "p10",         "p25",
-                                           "median", "p75",     "p90", "mean"};
+                                           "median", "p75",     "p90", "mean",
+                                           "p95",    "p99",     "max"};
 
 // The kernel: role 0 the probe, role 1 the stream.
 program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t l2_lines, int slots,
@@ -236,6 +237,9 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   row["p75"] = s(pct_of_sorted(pooled, 0.75));
   row["p90"] = s(pct_of_sorted(pooled, 0.9));
   row["mean"] = fmt::format("{:.1f}", sum / static_cast<double>(pooled.size()));
+  row["p95"] = s(pct_of_sorted(pooled, 0.95));
+  row["p99"] = s(pct_of_sorted(pooled, 0.99));
+  row["max"] = s(pooled.back());
   return row;
 }
 
