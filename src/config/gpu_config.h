@@ -148,6 +148,13 @@ struct MemParams {
   int l2_hit_cycles = 0;                 // L2 clock cycles, SM to near slice and back, on a hit
   int l2_far_extra_cycles = 0;           // extra L2 cycles when the slice is in the other partition
   int l2_mshrs_per_slice = 0;
+  // A read reaching a slice whose misses wait for MSHRs queues behind at most this many of them
+  // (the slice's input queue; the rest of the backlog waits at its sources); 0: reads that hit
+  // pass the waiting misses.
+  int l2_mshr_queue_lines = 0;
+  // The slice's data path books sector slots in a calendar (a read arriving earlier than one
+  // booked before it goes first); false: a busy-until horizon.
+  bool l2_slice_calendar = false;
   int l2_fetch_sectors = 1;  // a read miss fetches the aligned group of this many sectors (1, 2, 4)
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;

@@ -54,6 +54,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "l2.mshrs_per_slice", "entries", "outstanding misses per slice",
       [](GpuConfig& c) -> int& { return c.mem.l2_mshrs_per_slice; }, 1, 1 << 20));
   s.push_back(int_param(
+      "l2.mshr_queue_lines", "requests",
+      "a read reaching a slice whose misses wait for MSHRs (all taken) waits behind at most this "
+      "many of them, hits included (head-of-line blocking in the slice's input queue; the rest of "
+      "the backlog waits at its sources); 0: a hit passes the waiting misses",
+      [](GpuConfig& c) -> int& { return c.mem.l2_mshr_queue_lines; }, 0, 1 << 16));
+  s.push_back(int_param(
       "l2.fetch_sectors", "sectors",
       "a read miss fetches from DRAM the aligned group of this many sectors around each missing "
       "sector (1, 2 or 4)",
@@ -64,6 +70,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
   s.push_back(int_param(
       "l2.write_ack_cycles", "L2 cycles", "store acknowledgement round trip",
       [](GpuConfig& c) -> int& { return c.mem.l2_write_ack_cycles; }, 1, 100000));
+  s.push_back(bool_param(
+      "l2.slice_calendar",
+      "a slice's data path books sector slots in a calendar, so a read that arrives before one "
+      "booked earlier (a far SM's, issued at the same time) takes the idle time before it; "
+      "false: a busy-until horizon, which makes such a read wait for the later one",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_slice_calendar; }));
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_flush_dirty_at_end; }));

@@ -123,6 +123,9 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
     return false;
   }
   const int nsect = sector_count(sectors);
+  if (m_queue_lines > 0) [[unlikely]] {
+    arrive = queue_behind_stalls(proxy, arrive);
+  }
   const Time start = reserve_slice(proxy, arrive, nsect);
   touch(slot);
   reused(slot) |= kReused;

@@ -162,10 +162,40 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
     issue = ring[head];
     head = head + 1 == cap ? 0 : head + 1;
     --count;
+    if (m_queue_lines > 0) [[unlikely]] {
+      uint64_t& n = m_stall_count[static_cast<size_t>(slice)];
+      m_stall_issue[static_cast<size_t>(slice) * m_queue_ring + (n & (m_queue_ring - 1))] = issue;
+      ++n;
+    }
   }
   m_mshr_head[slice] = head;
   m_mshr_count[slice] = count;
   return issue;
+}
+
+// The misses that found every MSHR taken leave the slice's input queue in order, at the times
+// wait_for_mshr() gave them (non-decreasing); a read arriving at t is behind those still
+// waiting, but at most l2.mshr_queue_lines of them: it leaves with the last of those.
+Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
+  const uint64_t n = m_stall_count[static_cast<size_t>(slice)];
+  const Time* ring = &m_stall_issue[static_cast<size_t>(slice) * m_queue_ring];
+  const uint64_t mask = m_queue_ring - 1;
+  if (n == 0 || ring[(n - 1) & mask] <= t) {
+    return t;  // no miss waits
+  }
+  // The first still waiting (issue > t), by bisection over the ring's entries.
+  uint64_t lo = n > m_queue_ring ? n - m_queue_ring : 0;
+  uint64_t hi = n - 1;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (ring[mid & mask] > t) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  const uint64_t last = std::min(n - 1, lo + static_cast<uint64_t>(m_queue_lines) - 1);
+  return ring[last & mask];
 }
 
 // Holds an MSHR of `slice` until `back` (after wait_for_mshr() made room): inserted in order.
@@ -193,6 +223,9 @@ Time MemorySystem::dram_transfer(uint64_t line, int bytes, Time t) {
                                                                uint8_t sectors, int nsect,
                                                                Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
+  if (m_queue_lines > 0) [[unlikely]] {
+    arrive = queue_behind_stalls(slice, arrive);
+  }
   const Time start = reserve_slice(slice, arrive, nsect);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
@@ -296,6 +329,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     m_record->push_back({req, t});
   }
   ++m_stats.requests;
+  m_now = t;
   m_stats.read_requests += req.write ? 0 : 1;
   ++m_stats.responses;
   const int nsect = sector_count(req.sectors);

@@ -240,6 +240,13 @@ class MemorySystem {
   Time read_past_home(int slice, size_t set, uint64_t line, uint8_t sectors, int nsect, Time t);
   // Books `nsect` sectors' time on the slice from `arrive` on; returns their start.
   Time reserve_slice(int slice, Time arrive, int nsect) {
+    if (!m_slice_cal.empty()) {
+      // l2.slice_calendar: a read arriving before one booked earlier takes the idle time
+      // before it (requests are booked when issued, and a far SM's arrive later than a near
+      // one's issued at the same time).
+      const Time wait = m_slice_cal[static_cast<size_t>(slice)].book(m_now, arrive, nsect);
+      return arrive + wait;
+    }
     const Time start = std::max(arrive, m_slice_free[slice]);
     m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)];
     return start;
@@ -322,6 +329,9 @@ class MemorySystem {
   void dram_write(uint64_t line, uint8_t mask, Time t);
   Time dram_transfer(uint64_t line, int bytes, Time t);  // dram.model=simple: bus time only
   Time wait_for_mshr(int slice, Time t);
+  // l2.mshr_queue_lines: when a read arriving at `slice` at t leaves the slice's input queue,
+  // behind at most that many misses still waiting for an MSHR.
+  Time queue_behind_stalls(int slice, Time t) const;
   void hold_mshr(int slice, Time back);
   // Queues `bytes` on a crossbar port whose data is ready at `ready`; returns the wait.
   Time port_wait(Time& free, Time ready, Time ps) {
@@ -418,6 +428,10 @@ class MemorySystem {
   };
   std::vector<Line, HugePageAllocator<Line>> m_lines;  // [slice][set][way]
   std::vector<Time> m_slice_free;
+  // l2.slice_calendar: each slice's data path as a calendar of sector slots; m_now is the
+  // issue time of the request being served (the calendars' booking time).
+  std::vector<SlotCalendar> m_slice_cal;
+  Time m_now = 0;
   // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
   bool m_noc_ports = false;
   double m_sm_port_ps_per_byte = 0;
@@ -437,6 +451,12 @@ class MemorySystem {
   std::vector<Time> m_mshr_ring;
   std::vector<uint32_t> m_mshr_head;
   std::vector<uint32_t> m_mshr_count;
+  // l2.mshr_queue_lines: per slice, the times at which its latest misses that found every MSHR
+  // taken got one (non-decreasing), a ring of m_queue_ring entries, and how many there were.
+  int m_queue_lines = 0;
+  uint32_t m_queue_ring = 0;  // a power of two, 16384 or 4x l2.mshr_queue_lines
+  std::vector<Time> m_stall_issue;
+  std::vector<uint64_t> m_stall_count;
   // SliceHash::kIpoly: what slice_of() needs of a line is linear in its bytes. The IPOLY
   // remainder (bits 0-15) and the partition's parity (bit 16) are XORs of one entry per byte,
   // [byte][value]; the residue modulo the odd factor is a sum of one per byte.

@@ -98,10 +98,23 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     }
   }
   m_slice_free.assign(m_num_slices, 0);
+  if (config.mem.l2_slice_calendar) {
+    m_slice_cal.assign(static_cast<size_t>(m_num_slices),
+                       SlotCalendar(static_cast<Time>(m_sector_bytes * m_slice_ps_per_byte + 0.5)));
+  }
   m_channel_free.assign(config.mem.dram_channels, 0);
   m_mshr_ring.assign(static_cast<size_t>(m_num_slices) * config.mem.l2_mshrs_per_slice, 0);
   m_mshr_head.assign(m_num_slices, 0);
   m_mshr_count.assign(m_num_slices, 0);
+  m_queue_lines = config.mem.l2_mshr_queue_lines;
+  if (m_queue_lines > 0) {
+    // Room for every miss that can wait at once in the loads measured (thousands per slice at
+    // 16 copies of 8 KB in flight per SM); a read whose first waiting miss has left the ring is
+    // put behind the ring's oldest instead (later than its due).
+    m_queue_ring = std::bit_ceil(static_cast<uint32_t>(std::max(16384, 4 * m_queue_lines)));
+    m_stall_issue.assign(static_cast<size_t>(m_num_slices) * m_queue_ring, 0);
+    m_stall_count.assign(m_num_slices, 0);
+  }
   m_slice_stats.resize(m_num_slices);
   // Where each SM sits (divisions by the GPC count, once rather than on every request).
   for (int sm = 0; sm < config.sm.count; ++sm) {
