@@ -27,7 +27,7 @@ constexpr int64_t kL2ProbeBase = int64_t{8} << 30;
 constexpr int64_t kL2ProbeLines = kMiB / 128;
 constexpr int kQuietEvery = 8;  // the .cu's --quiet 8
 // What the .cu times besides a probe load (probes dram, l2, l2hot): between its two clock reads
-// the SASS (validation/data/h100's device run, loaded_latency.sass at 3c3aa2a) has the clock's
+// the SASS (validation/data/h100/micro_loaded_latency_sass.txt, 3c3aa2a) has the clock's
 // S2UR, an LDC.64 of the probe pointer from constant memory and the IMAD.WIDE of the address
 // before the LDG, and the dependent LOP3 after it; the program does not simulate those. Fitted
 // on the H200's unloaded l2hot row (micro_loaded_latency.csv: 327 cycles, the model 258
