@@ -492,7 +492,20 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   // A sector asked for in part holds the slice that served it longer (l2.partial_sector_cycles).
   if (req.partial_sector) {
-    m_slice_free[static_cast<size_t>(served_by)] += m_partial_sector_ps;
+    const auto s = static_cast<size_t>(served_by);
+    if (m_slice_cal.empty()) {
+      m_slice_free[s] += m_partial_sector_ps;
+    } else {
+      // l2.slice_calendar books whole sector slots: the extra time is owed until it makes one
+      // (the mean holds; the slot goes next to this read's, at its arrival).
+      m_partial_owed[s] += m_partial_sector_ps;
+      const Time slot = m_slice_slot_ps;
+      if (m_partial_owed[s] >= slot) {
+        const auto n = static_cast<int>(m_partial_owed[s] / slot);
+        m_partial_owed[s] -= static_cast<Time>(n) * slot;
+        m_slice_cal[s].book(m_now, t + back, n);
+      }
+    }
     ++m_stats.partial_sector_reads;
   }
   if (m_noc_ports) {

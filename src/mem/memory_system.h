@@ -431,6 +431,8 @@ class MemorySystem {
   // l2.slice_calendar: each slice's data path as a calendar of sector slots; m_now is the
   // issue time of the request being served (the calendars' booking time).
   std::vector<SlotCalendar> m_slice_cal;
+  std::vector<Time> m_partial_owed;  // per slice: l2.partial_sector_cycles not yet a whole slot
+  Time m_slice_slot_ps = 0;          // a sector's time on a slice, under l2.slice_calendar
   Time m_now = 0;
   // Crossbar ports (noc.model=ports): busy-until per SM and per slice, each direction.
   bool m_noc_ports = false;

@@ -99,8 +99,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   }
   m_slice_free.assign(m_num_slices, 0);
   if (config.mem.l2_slice_calendar) {
-    m_slice_cal.assign(static_cast<size_t>(m_num_slices),
-                       SlotCalendar(static_cast<Time>(m_sector_bytes * m_slice_ps_per_byte + 0.5)));
+    m_slice_slot_ps = static_cast<Time>(m_sector_bytes * m_slice_ps_per_byte + 0.5);
+    m_slice_cal.assign(static_cast<size_t>(m_num_slices), SlotCalendar(m_slice_slot_ps));
+    m_partial_owed.assign(static_cast<size_t>(m_num_slices), 0);
   }
   m_channel_free.assign(config.mem.dram_channels, 0);
   m_mshr_ring.assign(static_cast<size_t>(m_num_slices) * config.mem.l2_mshrs_per_slice, 0);

@@ -57,6 +57,35 @@ TEST(SliceQueue, ACalendarServesAnEarlierArrivalFirst) {
   }
 }
 
+// l2.partial_sector_cycles under each queue discipline. Three hits on one slice at the same time
+// (128 B per slice cycle: a sector's slot is 250 ps), the first two of sectors covered in part
+// (0.4 cycles more each). The horizon adds 400 ps after each: the third starts at 1300 ps. The
+// calendar books whole slots and carries the rest: the first owes 400 (one slot, 150 left), the
+// second 550 (two slots, 50 left), so the third takes slot 5 and starts at 1250 ps. Whole sectors
+// alone: the third starts at 500 ps under both.
+TEST(SliceQueue, PartialSectorTimeIsOwedInWholeSlotsUnderTheCalendar) {
+  for (const bool calendar : {false, true}) {
+    for (const bool partial : {false, true}) {
+      const GpuConfig cfg =
+          testing::simple_gpu({"noc.model=latency", "l2.partial_sector_cycles=0.4",
+                               std::string("l2.slice_calendar=") + (calendar ? "true" : "false")});
+      MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+      const std::vector<uint64_t> l = lines_of_one_slice(mem, 0, 3);
+      for (const uint64_t line : l) {
+        mem.access(read(line), 0);
+      }
+      const Time t = 10'000 * kNs;
+      for (size_t i = 0; i < 2; ++i) {
+        mem.access(MemRequest{l[i], 0x1, false, 0, true, false, partial}, t);
+      }
+      const Time expected = !partial ? 500 : calendar ? 1250 : 1300;
+      EXPECT_EQ(mem.access(MemRequest{l[2], 0x1, false, 0, true, false, false}, t),
+                t + 200 * kNs + expected)
+          << calendar << partial;
+    }
+  }
+}
+
 // One MSHR in the slice: misses m1, m2, m3 issued at t arrive at t + 100 (starts 100, 101, 102:
 // a line holds the slice one cycle). m1 takes the MSHR (its fill at 401: one cycle of transfer
 // and 300); m2 waits for it and gets it at 401 (fill 702), m3 gets it at 702 (fill 1003). A hit
