@@ -22,6 +22,7 @@
 #   bash validation/hw/next_batch.sh loaded $OUT      # loaded_latency.cu: one line's latency (DRAM / L2) while every SM streams from DRAM (~1 min)
 #   bash validation/hw/next_batch.sh depth $OUT       # tma_bw.cu --depth: DRAM GB/s against bytes in flight per SM, by copy size (~1 min)
 #   bash validation/hw/next_batch.sh loadedquiet $OUT # loaded_latency.cu --quiet 8: probes on SMs that do not stream beside those that do (~1 min)
+#   bash validation/hw/next_batch.sh hitstream $OUT   # loaded_latency.cu --hit-stream: the probes while every SM streams L2 hits (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -44,6 +45,8 @@
 #           `asyncsim micro loaded_latency --compare validation/data/h200/micro_loaded_latency.csv`
 #   loadedquiet: OUT/micro_loaded_latency_quiet.csv -> validation/data/h200/ (probe_quiet against
 #           probe_stream rows of the same launches: validation/README.md, "One line's latency ...")
+#   hitstream: OUT/micro_loaded_latency_hitstream.csv -> validation/data/h200/, then `asyncsim micro
+#           loaded_latency --compare validation/data/h200/micro_loaded_latency_hitstream.csv`
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
 #           `asyncsim micro tma_bw --compare validation/data/h200/micro_tma_bw_depth.csv --max-bytes 0`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
@@ -55,7 +58,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -184,6 +187,13 @@ case "$part" in
     build loaded_latency
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --quiet 8] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with CTAs c, c mod 8 = 0, probing only (no stream) and the other CTAs streaming and probing: probes dram and l2hot, S = 0, 2, 4, 6, 8, 16, 3 launches a point; a sample counts if it ended (%globaltimer) before the first streaming CTA's stream did; rows PROBE_quiet and PROBE_stream from the same launches; stream_gbps over the streaming CTAs' bytes" > "$OUT/micro_loaded_latency_quiet.csv"
     timeout 240 "$BUILD/loaded_latency" --quiet 8 >> "$OUT/micro_loaded_latency_quiet.csv" || echo "loaded_latency --quiet failed: $?"
+    ;;
+  hitstream)
+    # loaded_latency.cu --hit-stream: the stream re-reads an 8 MiB region resident in L2, so the
+    # probes see the load of L2 hits on the fabric and the slices, not the DRAM's
+    build loaded_latency
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --hit-stream] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with the stream over an 8 MiB region every SM read before each launch (copy n of CTA c = unit (c + n * grid) mod 1024 of 8 KB; the flush, the probe region's read, then the stream region's): probes dram and l2hot, rows PROBE_hitstream, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point" > "$OUT/micro_loaded_latency_hitstream.csv"
+    timeout 240 "$BUILD/loaded_latency" --hit-stream >> "$OUT/micro_loaded_latency_hitstream.csv" || echo "loaded_latency --hit-stream failed: $?"
     ;;
   depth)
     # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB

@@ -40,6 +40,11 @@
 // Rows probe_quiet (the quiet CTAs' samples) and probe_stream (the streaming CTAs') of the same
 // launches: whether a probe waits behind its own SM's stream (a queue at the SM, only
 // probe_stream slows) or in the memory system every SM shares (both slow alike).
+// --hit-stream (thirty-fourth session): the stream reads an 8 MiB region every SM read before
+// the launch (copy n of CTA c = unit (c + n * grid) mod 1024), so it loads the fabric and the L2
+// slices with hits and leaves the DRAM idle; probes dram and l2hot (rows dram_hitstream,
+// l2hot_hitstream), S = 0, 1, 2, 3, 4, 6, 8, 16. What an L2-bound kernel's loads (a GEMM's operand
+// tiles) wait for: the model's slice serves a read in arrival order or behind a busy-until horizon.
 #include "common.cuh"
 
 constexpr uint32_t kBytes = 8192;
@@ -60,7 +65,7 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 __global__ void __launch_bounds__(64, 1)
     loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
                   uint32_t line_mask, int samples, uint32_t seed, bool bulk, uint32_t* lat,
-                  long long* ends, unsigned long long* info, int quiet_every) {
+                  long long* ends, unsigned long long* info, int quiet_every, uint32_t units) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[16];
   __shared__ __align__(8) uint64_t pbar;
@@ -87,6 +92,9 @@ __global__ void __launch_bounds__(64, 1)
       mbar_expect_tx(&bars[s], kBytes);
       bulk_g2s(dsm + (uint32_t)s * kBytes, stream + (unsigned long long)u * kBytes, kBytes, &bars[s]);
       u += gridDim.x;
+      // --hit-stream: wrap by a subtraction (units > grid); a 64-bit modulo per copy held the
+      // issuing thread ~500 cycles, capping the stream at ~17 B per SM cycle (a first run)
+      if (units > 0 && u >= (long long)units) u -= units;
       if (++s == nslots) {
         s = 0;
         ++round;
@@ -153,10 +161,13 @@ static void print_row(const char* probe, int slots, const char* rep, double gbps
 int main(int argc, char** argv) {
   const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
   const int quiet = argc > 2 && std::string(argv[1]) == "--quiet" ? std::atoi(argv[2]) : 0;
-  if (argc > 1 && !smoke && quiet <= 1) {
-    fprintf(stderr, "usage: loaded_latency [--smoke | --quiet N (N >= 2)]\n");
+  const bool hit_stream = argc == 2 && std::string(argv[1]) == "--hit-stream";
+  if (argc > 1 && !smoke && quiet <= 1 && !hit_stream) {
+    fprintf(stderr, "usage: loaded_latency [--smoke | --quiet N (N >= 2) | --hit-stream]\n");
     return 2;
   }
+  const size_t hit_bytes = size_t(8) << 20;  // --hit-stream: the region the stream re-reads
+  const uint32_t units = hit_stream ? (uint32_t)(hit_bytes / kBytes) : 0;
   const int sms = num_sms();
   const size_t stream_bytes = size_t(2) << 30;
   const size_t dram_probe = size_t(4) << 30;
@@ -191,7 +202,8 @@ int main(int argc, char** argv) {
   const std::vector<int> all_slots =
       quiet > 0 ? std::vector<int>{0, 2, 4, 6, 8, 16} : std::vector<int>{0, 1, 2, 3, 4, 6, 8, 16};
   const std::vector<const char*> probes =
-      quiet > 0 ? std::vector<const char*>{"dram", "l2hot"} : std::vector<const char*>{"dram", "l2", "tma_dram", "l2hot"};
+      quiet > 0 || hit_stream ? std::vector<const char*>{"dram", "l2hot"}
+                              : std::vector<const char*>{"dram", "l2", "tma_dram", "l2hot"};
   uint32_t seed = 1;
   for (const char* probe : probes) {
     const bool hot = std::string(probe) == "l2hot";
@@ -210,9 +222,13 @@ int main(int argc, char** argv) {
           read_all_kernel<<<sms * 4, 512>>>(reinterpret_cast<const int4*>(probe_l2), l2_probe / sizeof(int4), sink);
           CKL();
         }
+        if (hit_stream) {
+          read_all_kernel<<<sms * 4, 512>>>(reinterpret_cast<const int4*>(stream), hit_bytes / sizeof(int4), sink);
+          CKL();
+        }
         CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
         loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
-                                          bulk, dlat, dends, dinfo, quiet);
+                                          bulk, dlat, dends, dinfo, quiet, units);
         CKL();
         CK(cudaDeviceSynchronize());
         std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
@@ -257,7 +273,9 @@ int main(int argc, char** argv) {
         const double frac = slots > 0 ? (double)inside / (quiet > 0 ? std::max(streaming, 1) : sms) : 1.0;
         if (v.empty()) v.push_back(0);
         if (vq.empty()) vq.push_back(0);
-        const std::string name = quiet > 0 ? std::string(probe) + "_stream" : std::string(probe);
+        const std::string name = quiet > 0  ? std::string(probe) + "_stream"
+                                 : hit_stream ? std::string(probe) + "_hitstream"
+                                              : std::string(probe);
         print_row(name.c_str(), slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
         if (quiet > 0)
           print_row((std::string(probe) + "_quiet").c_str(), slots, std::to_string(rep).c_str(), gbps,
@@ -268,7 +286,9 @@ int main(int argc, char** argv) {
         msum.push_back(median_of(mhz));
         fsum.push_back(frac);
       }
-      const std::string name = quiet > 0 ? std::string(probe) + "_stream" : std::string(probe);
+      const std::string name = quiet > 0  ? std::string(probe) + "_stream"
+                               : hit_stream ? std::string(probe) + "_hitstream"
+                                            : std::string(probe);
       print_row(name.c_str(), slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
                 pooled);
       if (quiet > 0)
