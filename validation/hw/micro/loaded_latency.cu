@@ -45,6 +45,7 @@
 // slices with hits and leaves the DRAM idle; probes dram and l2hot (rows dram_hitstream,
 // l2hot_hitstream), S = 0, 1, 2, 3, 4, 6, 8, 16. What an L2-bound kernel's loads (a GEMM's operand
 // tiles) wait for: the model's slice serves a read in arrival order or behind a busy-until horizon.
+// With --quiet N as well: rows PROBE_hitquiet (CTAs that only probe) and PROBE_hitbusy.
 #include "common.cuh"
 
 constexpr uint32_t kBytes = 8192;
@@ -158,12 +159,33 @@ static void print_row(const char* probe, int slots, const char* rep, double gbps
          q(0.99), v.back());
 }
 
+// A row's probe name: PROBE, PROBE_hitstream; with --quiet PROBE_quiet / PROBE_stream (the CTAs
+// that only probe / that stream and probe), PROBE_hitquiet / PROBE_hitbusy with --hit-stream too.
+static std::string row_name(const char* probe, bool quiet, bool hit, bool quiet_cta) {
+  const std::string p(probe);
+  if (!quiet) return hit ? p + "_hitstream" : p;
+  if (hit) return p + (quiet_cta ? "_hitquiet" : "_hitbusy");
+  return p + (quiet_cta ? "_quiet" : "_stream");
+}
+
 int main(int argc, char** argv) {
-  const bool smoke = argc > 1 && std::string(argv[1]) == "--smoke";
-  const int quiet = argc > 2 && std::string(argv[1]) == "--quiet" ? std::atoi(argv[2]) : 0;
-  const bool hit_stream = argc == 2 && std::string(argv[1]) == "--hit-stream";
-  if (argc > 1 && !smoke && quiet <= 1 && !hit_stream) {
-    fprintf(stderr, "usage: loaded_latency [--smoke | --quiet N (N >= 2) | --hit-stream]\n");
+  bool smoke = false, hit_stream = false, bad = false;
+  int quiet = 0;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--smoke") {
+      smoke = true;
+    } else if (arg == "--hit-stream") {
+      hit_stream = true;
+    } else if (arg == "--quiet" && a + 1 < argc) {
+      quiet = std::atoi(argv[++a]);
+      bad = bad || quiet < 2;
+    } else {
+      bad = true;
+    }
+  }
+  if (bad || (smoke && (quiet > 0 || hit_stream))) {
+    fprintf(stderr, "usage: loaded_latency [--smoke | [--quiet N (N >= 2)] [--hit-stream]]\n");
     return 2;
   }
   const size_t hit_bytes = size_t(8) << 20;  // --hit-stream: the region the stream re-reads
@@ -273,12 +295,10 @@ int main(int argc, char** argv) {
         const double frac = slots > 0 ? (double)inside / (quiet > 0 ? std::max(streaming, 1) : sms) : 1.0;
         if (v.empty()) v.push_back(0);
         if (vq.empty()) vq.push_back(0);
-        const std::string name = quiet > 0  ? std::string(probe) + "_stream"
-                                 : hit_stream ? std::string(probe) + "_hitstream"
-                                              : std::string(probe);
+        const std::string name = row_name(probe, quiet > 0, hit_stream, false);
         print_row(name.c_str(), slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
         if (quiet > 0)
-          print_row((std::string(probe) + "_quiet").c_str(), slots, std::to_string(rep).c_str(), gbps,
+          print_row(row_name(probe, true, hit_stream, true).c_str(), slots, std::to_string(rep).c_str(), gbps,
                     median_of(mhz), frac, vq);
         pooled.insert(pooled.end(), v.begin(), v.end());
         pooled_q.insert(pooled_q.end(), vq.begin(), vq.end());
@@ -286,13 +306,11 @@ int main(int argc, char** argv) {
         msum.push_back(median_of(mhz));
         fsum.push_back(frac);
       }
-      const std::string name = quiet > 0  ? std::string(probe) + "_stream"
-                               : hit_stream ? std::string(probe) + "_hitstream"
-                                            : std::string(probe);
+      const std::string name = row_name(probe, quiet > 0, hit_stream, false);
       print_row(name.c_str(), slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
                 pooled);
       if (quiet > 0)
-        print_row((std::string(probe) + "_quiet").c_str(), slots, "all", median_of(gsum), median_of(msum),
+        print_row(row_name(probe, true, hit_stream, true).c_str(), slots, "all", median_of(gsum), median_of(msum),
                   *std::min_element(fsum.begin(), fsum.end()), pooled_q);
       fflush(stdout);
     }
