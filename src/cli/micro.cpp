@@ -304,7 +304,10 @@ const std::vector<MicroBench>& micro_benches() {
        "stream did; stream_gbps = the stream's bytes over first copy to last exit of all CTAs; "
        "probes PROBE_quiet / PROBE_stream (dram, l2hot; the .cu's --quiet 8): CTAs c with "
        "c mod 8 = 0 only probe, the others stream and probe, samples kept if they ended before "
-       "the first streaming CTA's stream did",
+       "the first streaming CTA's stream did; probes PROBE_hitstream (the .cu's --hit-stream; "
+       "PROBE_hitquiet / PROBE_hitbusy with --quiet 8 too): copy j of CTA c = unit (c + j x "
+       "SMs) mod 1024 of an 8 MiB region every SM read before (a touch kernel), a stream of L2 "
+       "hits",
        loaded_columns(),
        {"probe", "slots", "rep"},
        "median",

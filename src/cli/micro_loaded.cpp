@@ -4,7 +4,9 @@
 // flight. The probe's latency against the stream's load separates what load adds to a DRAM
 // miss and to an L2 hit. The .cu's --quiet 8 (probes PROBE_quiet and PROBE_stream): CTAs c with
 // c % 8 == 0 only probe, the others stream and probe; whether a probe waits behind its own SM's
-// stream or in the memory system all SMs share.
+// stream or in the memory system all SMs share. The .cu's --hit-stream (probes PROBE_hitstream):
+// the stream re-reads an 8 MiB region read before the launch, a load of L2 hits on the fabric
+// and the slices with the DRAM idle.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,7 +27,8 @@ constexpr int64_t kDramProbeBase = int64_t{4} << 30;
 constexpr int64_t kDramProbeLines = (int64_t{4} << 30) / 128;
 constexpr int64_t kL2ProbeBase = int64_t{8} << 30;
 constexpr int64_t kL2ProbeLines = kMiB / 128;
-constexpr int kQuietEvery = 8;  // the .cu's --quiet 8
+constexpr int kQuietEvery = 8;                              // the .cu's --quiet 8
+constexpr int64_t kHitStreamUnits = 8 * kMiB / kCopyBytes;  // the .cu's --hit-stream region
 // What the .cu times besides a probe load (probes dram, l2, l2hot): between its two clock reads
 // the SASS (validation/data/h100/micro_loaded_latency_sass.txt, 3c3aa2a) has the clock's
 // S2UR, an LDC.64 of the probe pointer from constant memory and the IMAD.WIDE of the address
@@ -41,7 +44,7 @@ const std::vector<std::string> kColumns = {
 
 // The kernel: role 0 the probe, role 1 the stream.
 program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t l2_lines, int slots,
-                              int samples, int rep, int copies, bool quiet) {
+                              int samples, int rep, int copies, bool quiet, bool hit_stream) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
@@ -79,8 +82,11 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
     b.mb_wait("bar", slot, fmt::format("(j / {} - 1) % 2", slots));
     b.end_if();
     b.mb_arrive_expect_tx("bar", slot, s(kCopyBytes));
-    b.bulk_load(fmt::format("{} + (cta + j * {}) * {}", kStreamBase, c.sm.count, kCopyBytes),
-                s(kCopyBytes), "bar", slot);
+    const std::string unit = hit_stream
+                                 ? fmt::format("((cta + j * {}) % {})", c.sm.count, kHitStreamUnits)
+                                 : fmt::format("(cta + j * {})", c.sm.count);
+    b.bulk_load(fmt::format("{} + {} * {}", kStreamBase, unit, kCopyBytes), s(kCopyBytes), "bar",
+                slot);
     b.end_loop();
     b.loop("k", s(std::max(0, copies - slots)), s(copies));
     b.mb_wait("bar", fmt::format("k % {}", slots), fmt::format("(k / {}) % 2", slots));
@@ -168,6 +174,16 @@ std::vector<MicroRow> loaded_points() {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
   }
+  for (const char* probe : {"dram_hitstream", "l2hot_hitstream"}) {
+    for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
+      out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
+    }
+  }
+  for (const char* probe : {"dram_hitquiet", "dram_hitbusy", "l2hot_hitquiet", "l2hot_hitbusy"}) {
+    for (const int slots : {0, 2, 4, 6, 8, 16}) {
+      out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
+    }
+  }
   return out;
 }
 
@@ -180,13 +196,18 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   // --quiet rows: PROBE_quiet (the CTAs that do not stream) or PROBE_stream (the others).
   const size_t cut = name.rfind('_');
   const std::string kind = cut == std::string::npos ? "" : name.substr(cut + 1);
-  const bool quiet = kind == "quiet" || kind == "stream";
-  const std::string probe = quiet ? name.substr(0, cut) : name;
-  if (quiet ? probe != "dram" && probe != "l2hot"
-            : probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
+  // --hit-stream rows: PROBE_hitstream; with --quiet too PROBE_hitquiet / PROBE_hitbusy.
+  const bool quiet_cta = kind == "quiet" || kind == "hitquiet";
+  const bool quiet = quiet_cta || kind == "stream" || kind == "hitbusy";
+  const bool hit_stream = kind == "hitstream" || kind == "hitquiet" || kind == "hitbusy";
+  const std::string probe = quiet || hit_stream ? name.substr(0, cut) : name;
+  if (quiet || hit_stream
+          ? probe != "dram" && probe != "l2hot"
+          : probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
     throw_input_error("micro loaded_latency",
                       "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
-                      "l2hot_quiet or l2hot_stream, got '{}'",
+                      "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet or "
+                      "_hitbusy, got '{}'",
                       name);
   }
   // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.
@@ -208,9 +229,10 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   std::vector<double> gbps;
   double inside = 1.0;
   const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
+  const program::Kernel warm = touch_kernel(c, kStreamBase, kHitStreamUnits * kCopyBytes);
   for (int rep = 0; rep < 3; ++rep) {
     const program::Kernel k =
-        loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies, quiet);
+        loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies, quiet, hit_stream);
     std::vector<IssueMark> trace;
     RunOptions ro;
     ro.issue_trace = &trace;
@@ -220,9 +242,12 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
     if (!dram) {
       seq.push_back(&touch);
     }
+    if (hit_stream) {
+      seq.push_back(&warm);
+    }
     seq.push_back(&k);
     micro_sequence(seq, c, ro);
-    const Pool pool = !quiet ? Pool::kAll : kind == "quiet" ? Pool::kQuiet : Pool::kStreaming;
+    const Pool pool = !quiet ? Pool::kAll : quiet_cta ? Pool::kQuiet : Pool::kStreaming;
     pool_samples(trace, c, pool, bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal,
                  slots, copies, pooled, gbps, inside);
   }

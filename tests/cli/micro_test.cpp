@@ -531,4 +531,26 @@ TEST(Micro, LoadedLatencyQuietProbesShareTheLaunch) {
   EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
 }
 
+// The .cu's --hit-stream rows: the stream re-reads 8 MiB every SM touched before, so it moves
+// more than the H200's DRAM could (4.8 TB/s peak): L2 hits. Unloaded every sample counts (3 runs
+// x CTAs x (256 - 8 - 1)); under the stream the probe's hits slow, and with --quiet 8 as well the
+// 17 quiet CTAs' hits slow too (the model's slices are shared by every SM).
+TEST(Micro, LoadedLatencyHitStreamLoadsTheL2) {
+  const Outcome o =
+      run("micro loaded_latency --where probe=l2hot_hitstream,l2hot_hitquiet --where slots=0,4 "
+          "--max-bytes 67108864 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 4u) << o.out;  // l2hot_hitstream at 0 and 4 slots, then l2hot_hitquiet
+  EXPECT_EQ(r[0][0], "l2hot_hitstream");
+  EXPECT_EQ(r[0][3], "0.0");
+  EXPECT_EQ(r[0][6], std::to_string(3 * 132 * 247));
+  EXPECT_GT(std::stod(r[1][3]), 6000) << o.out;
+  EXPECT_GT(std::stoi(r[1][10]), std::stoi(r[0][10])) << o.out;
+  EXPECT_EQ(r[2][0], "l2hot_hitquiet");
+  EXPECT_EQ(r[2][6], std::to_string(3 * 17 * 247));
+  EXPECT_GT(std::stod(r[3][3]), 6000) << o.out;
+  EXPECT_GT(std::stoi(r[3][10]), std::stoi(r[2][10])) << o.out;
+}
+
 }  // namespace
