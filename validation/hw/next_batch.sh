@@ -24,6 +24,7 @@
 #   bash validation/hw/next_batch.sh loadedquiet $OUT # loaded_latency.cu --quiet 8: probes on SMs that do not stream beside those that do (~1 min)
 #   bash validation/hw/next_batch.sh hitstream $OUT   # loaded_latency.cu --hit-stream: the probes while every SM streams L2 hits (~1 min)
 #   bash validation/hw/next_batch.sh hitquiet $OUT    # the same with --quiet 8: quiet SMs' probes beside the streaming ones' (~1 min)
+#   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -50,6 +51,8 @@
 #           loaded_latency --compare validation/data/h200/micro_loaded_latency_hitstream.csv`
 #   hitquiet: OUT/micro_loaded_latency_hitquiet.csv -> validation/data/h200/ (PROBE_hitquiet against
 #           PROBE_hitbusy rows of the same launches)
+#   persm:  OUT/micro_loaded_latency_hitstream_sm.csv, OUT/micro_loaded_latency_sm.csv -> validation/data/h200/
+#           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
 #           `asyncsim micro tma_bw --compare validation/data/h200/micro_tma_bw_depth.csv --max-bytes 0`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
@@ -61,7 +64,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -204,6 +207,17 @@ case "$part" in
     build loaded_latency
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --quiet 8 --hit-stream] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with the stream over an 8 MiB region every SM read before each launch (copy n of CTA c = unit (c + n * grid) mod 1024 of 8 KB) by the CTAs c, c mod 8 != 0 (they probe too: rows PROBE_hitbusy); CTAs c mod 8 = 0 only probe (rows PROBE_hitquiet); probes dram and l2hot, S = 0, 2, 4, 6, 8, 16, 3 launches a point; a sample counts if it ended (%globaltimer) before the first streaming CTA's stream did" > "$OUT/micro_loaded_latency_hitquiet.csv"
     timeout 240 "$BUILD/loaded_latency" --quiet 8 --hit-stream >> "$OUT/micro_loaded_latency_hitquiet.csv" || echo "loaded_latency --quiet 8 --hit-stream failed: $?"
+    ;;
+  persm)
+    # loaded_latency.cu --per-sm, under a stream of L2 hits and under the DRAM stream: each SM's
+    # probe quantiles (do some SMs' loads wait and others' not?)
+    build loaded_latency
+    for mode in hitstream dram; do
+      flag=$([ $mode = hitstream ] && echo --hit-stream)
+      file=$([ $mode = hitstream ] && echo micro_loaded_latency_hitstream_sm.csv || echo micro_loaded_latency_sm.csv)
+      python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --per-sm $flag] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line${flag:+, the stream over an 8 MiB region every SM read before each launch}): probes dram and l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point; one row per SM (smid) and point: its probe samples of the three launches (p10, median, p90) and the mean of its stream's %globaltimer span (stream_us)" > "$OUT/$file"
+      timeout 240 "$BUILD/loaded_latency" --per-sm $flag >> "$OUT/$file" || echo "loaded_latency --per-sm $flag failed: $?"
+    done
     ;;
   depth)
     # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB

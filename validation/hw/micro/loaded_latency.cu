@@ -46,6 +46,10 @@
 // l2hot_hitstream), S = 0, 1, 2, 3, 4, 6, 8, 16. What an L2-bound kernel's loads (a GEMM's operand
 // tiles) wait for: the model's slice serves a read in arrival order or behind a busy-until horizon.
 // With --quiet N as well: rows PROBE_hitquiet (CTAs that only probe) and PROBE_hitbusy.
+// --per-sm (with --hit-stream or alone, not with --quiet): instead of the pooled rows, one row per
+// SM and point, columns probe,slots,smid,samples,p10,median,p90,stream_us (the SM's samples of the
+// three launches; stream_us the mean of its stream's %globaltimer spans): whether some SMs' loads
+// wait and others' do not (the model's two partitions serve their own SMs from near copies).
 #include "common.cuh"
 
 constexpr uint32_t kBytes = 8192;
@@ -169,7 +173,7 @@ static std::string row_name(const char* probe, bool quiet, bool hit, bool quiet_
 }
 
 int main(int argc, char** argv) {
-  bool smoke = false, hit_stream = false, bad = false;
+  bool smoke = false, hit_stream = false, per_sm = false, bad = false;
   int quiet = 0;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -177,6 +181,8 @@ int main(int argc, char** argv) {
       smoke = true;
     } else if (arg == "--hit-stream") {
       hit_stream = true;
+    } else if (arg == "--per-sm") {
+      per_sm = true;
     } else if (arg == "--quiet" && a + 1 < argc) {
       quiet = std::atoi(argv[++a]);
       bad = bad || quiet < 2;
@@ -184,8 +190,8 @@ int main(int argc, char** argv) {
       bad = true;
     }
   }
-  if (bad || (smoke && (quiet > 0 || hit_stream))) {
-    fprintf(stderr, "usage: loaded_latency [--smoke | [--quiet N (N >= 2)] [--hit-stream]]\n");
+  if (bad || (smoke && (quiet > 0 || hit_stream || per_sm)) || (per_sm && quiet > 0)) {
+    fprintf(stderr, "usage: loaded_latency [--smoke | [--quiet N (N >= 2) | --per-sm] [--hit-stream]]\n");
     return 2;
   }
   const size_t hit_bytes = size_t(8) << 20;  // --hit-stream: the region the stream re-reads
@@ -220,7 +226,10 @@ int main(int argc, char** argv) {
   CK(cudaMemset(probe_dram, 0, dram_probe));
   CK(cudaMemset(probe_l2, 0, l2_probe));
   CK(cudaFuncSetAttribute(loaded_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
-  printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean,p95,p99,max\n");
+  if (per_sm)
+    printf("probe,slots,smid,samples,p10,median,p90,stream_us\n");
+  else
+    printf("probe,slots,rep,stream_gbps,sm_mhz,inside,samples,min,p10,p25,median,p75,p90,mean,p95,p99,max\n");
   const std::vector<int> all_slots =
       quiet > 0 ? std::vector<int>{0, 2, 4, 6, 8, 16} : std::vector<int>{0, 1, 2, 3, 4, 6, 8, 16};
   const std::vector<const char*> probes =
@@ -236,6 +245,8 @@ int main(int argc, char** argv) {
     for (int slots : all_slots) {
       if (smoke && slots > 2) break;
       std::vector<uint32_t> pooled, pooled_q;
+      std::vector<std::vector<uint32_t>> by_sm(per_sm ? sms : 0);  // --per-sm: samples by %smid
+      std::vector<double> sm_us(per_sm ? sms : 0, 0.0);
       std::vector<double> gsum, msum, fsum;
       for (int rep = 0; rep < 3; ++rep, ++seed) {
         read_all_kernel<<<sms * 4, 512>>>(flush, flush_bytes / sizeof(int4), sink);
@@ -280,8 +291,11 @@ int main(int argc, char** argv) {
           if (slots > 0) ++streaming;
           // Only samples that ended while this CTA's stream ran (clock64 of one SM).
           for (int k = kDrop; k < samples && quiet == 0; ++k)
-            if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= (long long)m[3])
+            if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= (long long)m[3]) {
               v.push_back(lat[(size_t)c * kMaxSamples + k]);
+              if (per_sm && m[7] < (unsigned long long)sms) by_sm[m[7]].push_back(lat[(size_t)c * kMaxSamples + k]);
+            }
+          if (per_sm && slots > 0 && m[7] < (unsigned long long)sms) sm_us[m[7]] += (double)(m[1] - m[0]) / 3e3;
           if (slots > 0) {
             first = std::min(first, m[0]);
             last = std::max(last, m[1]);
@@ -296,7 +310,7 @@ int main(int argc, char** argv) {
         if (v.empty()) v.push_back(0);
         if (vq.empty()) vq.push_back(0);
         const std::string name = row_name(probe, quiet > 0, hit_stream, false);
-        print_row(name.c_str(), slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
+        if (!per_sm) print_row(name.c_str(), slots, std::to_string(rep).c_str(), gbps, median_of(mhz), frac, v);
         if (quiet > 0)
           print_row(row_name(probe, true, hit_stream, true).c_str(), slots, std::to_string(rep).c_str(), gbps,
                     median_of(mhz), frac, vq);
@@ -307,8 +321,17 @@ int main(int argc, char** argv) {
         fsum.push_back(frac);
       }
       const std::string name = row_name(probe, quiet > 0, hit_stream, false);
-      print_row(name.c_str(), slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
-                pooled);
+      for (int sm = 0; per_sm && sm < sms; ++sm) {
+        std::vector<uint32_t>& w = by_sm[sm];
+        if (w.empty()) continue;
+        std::sort(w.begin(), w.end());
+        auto q = [&](double p) { return w[(size_t)(p * (double)(w.size() - 1))]; };
+        printf("%s,%d,%d,%zu,%u,%u,%u,%.1f\n", name.c_str(), slots, sm, w.size(), q(0.1), w[w.size() / 2], q(0.9),
+               sm_us[sm]);
+      }
+      if (!per_sm)
+        print_row(name.c_str(), slots, "all", median_of(gsum), median_of(msum), *std::min_element(fsum.begin(), fsum.end()),
+                  pooled);
       if (quiet > 0)
         print_row(row_name(probe, true, hit_stream, true).c_str(), slots, "all", median_of(gsum), median_of(msum),
                   *std::min_element(fsum.begin(), fsum.end()), pooled_q);
