@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Do the two L2 partitions' SMs wait alike under load? (thirty-fourth session)
+
+Chip side: a per-SM file of loaded_latency.cu --per-sm (micro_loaded_latency_sm.csv, the DRAM
+stream; micro_loaded_latency_hitstream_sm.csv, a stream of L2 hits), its SMs split into the two
+partition groups that micro_tma_partition.csv measured on the same chip (validation/tma_partition.py:
+group A next to helper SM 0's partition, group B the other). Per point and group: the median over
+the group's SMs of each SM's probe median, and the mean of the SMs' stream spans (us).
+
+Model side (--sim BINARY): the same points simulated with --stats; per partition of the model
+(sm.tpc_gpcs, l2.partition1_gpcs, l2.partition1_side_tpcs and sm.dispatch_side_tpcs, read from
+`asyncsim params`), the mean over its streaming SMs of sm[i].tma.request_latency_cycles_sum /
+requests: how long the partition's stream requests take.
+
+  python3 validation/loaded_per_sm.py validation/data/h100/micro_loaded_latency_hitstream_sm.csv \
+      --partition validation/data/h100/micro_tma_partition.csv [--sim build/asyncsim --gpu h100]
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tma_partition  # noqa: E402
+
+
+def chip_groups(path):
+    """SM id -> 'A' / 'B' from a tma_partition run (helper SM 0's rows, as tma_partition.py)."""
+    data = tma_partition.load(path)
+    sms = {s: v for (h, s), v in data.items() if h == 0}
+    lines = sorted({ln for v in sms.values() for ln, _ in v if ln > 0})
+    far = {s for s, v in sms.items()
+           if sum(v[(ln, 0)] - v[(ln, 1)] > tma_partition.FAR_GAP for ln in lines) > len(lines) // 5}
+    return {s: ("B" if s in far else "A") for s in sms}
+
+
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def model_partitions(binary, gpu):
+    out = subprocess.run([binary, "params", "--gpu", gpu], capture_output=True, text=True, check=True).stdout
+    p = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            p[parts[0]] = parts[1]
+    tpc_gpcs = [int(x) for x in p["sm.tpc_gpcs"].split(",")]
+    mask, side_mask = int(p["l2.partition1_gpcs"]), int(p["l2.partition1_side_tpcs"])
+    tpcs, side = int(p["sm.count"]) // 2, int(p["sm.dispatch_side_tpcs"])
+    part = {}
+    for sm in range(int(p["sm.count"])):
+        t = sm // 2
+        if side > 0 and p["sm.dispatch_order"] == "gpc_major" and t >= tpcs - side:
+            part[sm] = (side_mask >> (t - (tpcs - side))) & 1
+        else:
+            part[sm] = (mask >> tpc_gpcs[t]) & 1
+    return part
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("per_sm_csv")
+    ap.add_argument("--partition", required=True, help="micro_tma_partition.csv of the same chip")
+    ap.add_argument("--sim", help="asyncsim binary: also print the model's partitions")
+    ap.add_argument("--gpu", default="h100")
+    ap.add_argument("--set", action="append", default=[], help="config override for the model")
+    args = ap.parse_args()
+    groups = chip_groups(args.partition)
+    rows = read_rows(args.per_sm_csv)
+    points = sorted({(r["probe"], int(r["slots"])) for r in rows})
+    print(f"## chip: {args.per_sm_csv} (group A {sum(g == 'A' for g in groups.values())} SMs, "
+          f"B {sum(g == 'B' for g in groups.values())})")
+    print("| probe | S | A: SM medians (median) | B | A: stream us | B |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for probe, slots in points:
+        cell = {}
+        for g in "AB":
+            sel = [r for r in rows if r["probe"] == probe and int(r["slots"]) == slots
+                   and groups.get(int(r["smid"])) == g]
+            cell[g] = (statistics.median(int(r["median"]) for r in sel),
+                       statistics.mean(float(r["stream_us"]) for r in sel))
+        print(f"| {probe} | {slots} | {cell['A'][0]:.0f} | {cell['B'][0]:.0f} | "
+              f"{cell['A'][1]:.1f} | {cell['B'][1]:.1f} |")
+    if not args.sim:
+        return
+    part = model_partitions(args.sim, args.gpu)
+    print(f"\n## model ({args.gpu}): mean request latency of the stream's TMA requests, by partition "
+          f"(partition 0 {sum(v == 0 for v in part.values())} SMs, 1 {sum(v == 1 for v in part.values())})")
+    print("| probe | S | partition 0 | partition 1 | 1 / 0 |")
+    print("|---|---:|---:|---:|---:|")
+    for probe, slots in points:
+        if slots == 0:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            stats = os.path.join(tmp, "stats.json")
+            cmd = [args.sim, "micro", "loaded_latency", "--gpu", args.gpu, "--where", f"probe={probe}",
+                   "--where", f"slots={slots}", "--stats", stats]
+            for s in args.set:
+                cmd += ["--set", s]
+            subprocess.run(cmd, capture_output=True, check=True)
+            with open(stats) as f:
+                kernels = json.load(f)["points"][0]["kernels"]
+        lat = {0: [], 1: []}
+        for k in kernels:
+            if k["kernel"] != "loaded_latency":
+                continue
+            c = k["counters"]
+            for sm, p in part.items():
+                total = c.get(f"sm[{sm}].tma.request_latency_cycles_sum", 0.0)
+                n = c.get(f"sm[{sm}].tma.requests", 0.0)
+                if total > 0 and n > 0:
+                    lat[p].append(total / n)
+        m0, m1 = statistics.mean(lat[0]), statistics.mean(lat[1])
+        print(f"| {probe} | {slots} | {m0:.0f} | {m1:.0f} | {m1 / m0:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
