@@ -25,6 +25,7 @@
 #   bash validation/hw/next_batch.sh hitstream $OUT   # loaded_latency.cu --hit-stream: the probes while every SM streams L2 hits (~1 min)
 #   bash validation/hw/next_batch.sh hitquiet $OUT    # the same with --quiet 8: quiet SMs' probes beside the streaming ones' (~1 min)
 #   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
+#   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -53,6 +54,8 @@
 #           PROBE_hitbusy rows of the same launches)
 #   persm:  OUT/micro_loaded_latency_hitstream_sm.csv, OUT/micro_loaded_latency_sm.csv -> validation/data/h200/
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
+#   loadedncu: OUT/ncu_l2/loaded_{hitstream,dram}_{raw,points}.csv (+ loaded_ncu_provenance.txt): per launch,
+#           fabric sectors against the SMs' sectors and the busiest / idlest slice's requests
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
 #           `asyncsim micro tma_bw --compare validation/data/h200/micro_tma_bw_depth.csv --max-bytes 0`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
@@ -64,7 +67,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -218,6 +221,21 @@ case "$part" in
       python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --per-sm $flag] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line${flag:+, the stream over an 8 MiB region every SM read before each launch}): probes dram and l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point; one row per SM (smid) and point: its probe samples of the three launches (p10, median, p90) and the mean of its stream's %globaltimer span (stream_us)" > "$OUT/$file"
       timeout 240 "$BUILD/loaded_latency" --per-sm $flag >> "$OUT/$file" || echo "loaded_latency --per-sm $flag failed: $?"
     done
+    ;;
+  loadedncu)
+    # loaded_latency.cu's l2hot launches under ncu, under the stream of L2 hits (--hit-stream) and
+    # under the DRAM stream: how many sectors reach the slices across the fabric between the two
+    # partitions (lts__t_sectors_srcunit_ltcfabric) against those the SMs ask
+    # (lts__t_sectors_srcunit_tex_op_read), and how evenly the slices are asked (.max / .min)
+    build loaded_latency
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) under ncu --cache-control none with the l2_hot metrics and lts__t_requests_srcunit_tex_op_read.max/.min, lts__t_requests_srcunit_ltcfabric.sum, --kernel-name regex:loaded_kernel: with --hit-stream launches 24-47 (probe l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches each), without it launches 72-95 (probe l2hot likewise); the run's own rows (timed under ncu) in the _points files" > "$OUT/ncu_l2/loaded_ncu_provenance.txt"
+    LOADED_METRICS="$L2_METRICS,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,dram__bytes_read.sum"
+    timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 24 --launch-count 24 --metrics "$LOADED_METRICS" \
+      --log-file "$OUT/ncu_l2/loaded_hitstream_raw.csv" "$BUILD/loaded_latency" --hit-stream > "$OUT/ncu_l2/loaded_hitstream_points.csv"
+    echo "--- loaded --hit-stream ncu rc=$?"
+    timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 72 --launch-count 24 --metrics "$LOADED_METRICS" \
+      --log-file "$OUT/ncu_l2/loaded_dram_raw.csv" "$BUILD/loaded_latency" > "$OUT/ncu_l2/loaded_dram_points.csv"
+    echo "--- loaded ncu rc=$?"
     ;;
   depth)
     # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB
