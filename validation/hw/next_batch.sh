@@ -26,6 +26,7 @@
 #   bash validation/hw/next_batch.sh hitquiet $OUT    # the same with --quiet 8: quiet SMs' probes beside the streaming ones' (~1 min)
 #   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
 #   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
+#   LOADED_STREAM_SMS=0,2,... PART_TAG=T bash validation/hw/next_batch.sh partncu $OUT  # only those SMs stream hits, under ncu (~1 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -67,13 +68,14 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
 NCU="ncu --clock-control none --cache-control none --csv --print-units base"
 SLICE_METRICS=lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,lts__t_requests_srcunit_ltcfabric.max
 L2_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,lts__cycles_elapsed.avg,lts__lts2xbar_cycles_active.sum,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_bytes.sum,gpu__time_duration.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,sm__cycles_elapsed.avg.per_second
+LOADED_METRICS="$L2_METRICS,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,dram__bytes_read.sum"
 
 build() { MICRO_NAMES="$1" bash "$HERE/micro.sh" build; }
 # timed NAME: build and run one micro.sh benchmark, its CSV into OUT/micro_NAME.csv.
@@ -229,13 +231,24 @@ case "$part" in
     # (lts__t_sectors_srcunit_tex_op_read), and how evenly the slices are asked (.max / .min)
     build loaded_latency
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) under ncu --cache-control none with the l2_hot metrics and lts__t_requests_srcunit_tex_op_read.max/.min, lts__t_requests_srcunit_ltcfabric.sum, --kernel-name regex:loaded_kernel: with --hit-stream launches 24-47 (probe l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches each), without it launches 72-95 (probe l2hot likewise); the run's own rows (timed under ncu) in the _points files" > "$OUT/ncu_l2/loaded_ncu_provenance.txt"
-    LOADED_METRICS="$L2_METRICS,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_requests_srcunit_ltcfabric.sum,dram__bytes_read.sum"
     timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 24 --launch-count 24 --metrics "$LOADED_METRICS" \
       --log-file "$OUT/ncu_l2/loaded_hitstream_raw.csv" "$BUILD/loaded_latency" --hit-stream > "$OUT/ncu_l2/loaded_hitstream_points.csv"
     echo "--- loaded --hit-stream ncu rc=$?"
     timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 72 --launch-count 24 --metrics "$LOADED_METRICS" \
       --log-file "$OUT/ncu_l2/loaded_dram_raw.csv" "$BUILD/loaded_latency" > "$OUT/ncu_l2/loaded_dram_points.csv"
     echo "--- loaded ncu rc=$?"
+    ;;
+  partncu)
+    # loaded_latency.cu --hit-stream under ncu with only the SMs of LOADED_STREAM_SMS streaming (one
+    # partition group's, say): do one partition's SMs load only their partition's slices?
+    # PART_TAG names the files: OUT/ncu_l2/loaded_hit_${PART_TAG}_{raw,points}.csv
+    build loaded_latency
+    : "${LOADED_STREAM_SMS:?set LOADED_STREAM_SMS=a,b,...}" "${PART_TAG:?set PART_TAG}"
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "loaded_latency.cu --hit-stream (validation/hw/micro.sh's loaded_latency line) with LOADED_STREAM_SMS=$LOADED_STREAM_SMS (only those SMs stream; every SM probes) under ncu --cache-control none with the l2_hot metrics and lts__t_requests_srcunit_tex_op_read.max/.min, lts__t_requests_srcunit_ltcfabric.sum, --kernel-name regex:loaded_kernel --launch-skip 36 --launch-count 12: probe l2hot at S = 4, 6, 8, 16, 3 launches each" > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_provenance.txt"
+    LOADED_STREAM_SMS="$LOADED_STREAM_SMS" timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 36 --launch-count 12 \
+      --metrics "$LOADED_METRICS" --log-file "$OUT/ncu_l2/loaded_hit_${PART_TAG}_raw.csv" "$BUILD/loaded_latency" --hit-stream \
+      > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_points.csv"
+    echo "--- loaded --hit-stream $PART_TAG ncu rc=$?"
     ;;
   depth)
     # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB

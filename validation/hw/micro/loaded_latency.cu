@@ -46,6 +46,9 @@
 // l2hot_hitstream), S = 0, 1, 2, 3, 4, 6, 8, 16. What an L2-bound kernel's loads (a GEMM's operand
 // tiles) wait for: the model's slice serves a read in arrival order or behind a busy-until horizon.
 // With --quiet N as well: rows PROBE_hitquiet (CTAs that only probe) and PROBE_hitbusy.
+// LOADED_STREAM_SMS=a,b,... (environment): only the listed SMs (by %smid) stream; with it the
+// stream_gbps column counts only CTAs that streamed, and the other CTAs' samples are dropped
+// (their stream never ran). For ncu runs that ask which slices one partition's SMs load.
 // --per-sm (with --hit-stream or alone, not with --quiet): instead of the pooled rows, one row per
 // SM and point, columns probe,slots,smid,samples,p10,median,p90,stream_us (the SM's samples of the
 // three launches; stream_us the mean of its stream's %globaltimer spans): whether some SMs' loads
@@ -70,7 +73,8 @@ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
 __global__ void __launch_bounds__(64, 1)
     loaded_kernel(const uint8_t* __restrict__ stream, int nslots, const uint32_t* probe,
                   uint32_t line_mask, int samples, uint32_t seed, bool bulk, uint32_t* lat,
-                  long long* ends, unsigned long long* info, int quiet_every, uint32_t units) {
+                  long long* ends, unsigned long long* info, int quiet_every, uint32_t units,
+                  const unsigned char* stream_sms) {
   extern __shared__ __align__(1024) uint8_t dsm[];
   __shared__ __align__(8) uint64_t bars[16];
   __shared__ __align__(8) uint64_t pbar;
@@ -87,6 +91,11 @@ __global__ void __launch_bounds__(64, 1)
   long long c0, c1;
   if (threadIdx.x == 0) {
     if (nslots == 0 || (quiet_every > 0 && blockIdx.x % quiet_every == 0)) return;
+    if (stream_sms != nullptr) {  // LOADED_STREAM_SMS: only the listed SMs stream
+      int sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      if (!stream_sms[sm]) return;
+    }
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
     c0 = clock64();
     long long u = blockIdx.x;
@@ -225,6 +234,18 @@ int main(int argc, char** argv) {
   fill_random(flush, flush_bytes, 12);
   CK(cudaMemset(probe_dram, 0, dram_probe));
   CK(cudaMemset(probe_l2, 0, l2_probe));
+  unsigned char* stream_sms = nullptr;
+  if (const char* list = getenv("LOADED_STREAM_SMS")) {
+    std::vector<unsigned char> flags(sms, 0);
+    for (const char* p = list; *p;) {
+      const int sm = atoi(p);
+      if (sm >= 0 && sm < sms) flags[sm] = 1;
+      while (*p && *p != ',') ++p;
+      if (*p == ',') ++p;
+    }
+    CK(cudaMalloc(&stream_sms, sms));
+    CK(cudaMemcpy(stream_sms, flags.data(), sms, cudaMemcpyHostToDevice));
+  }
   CK(cudaFuncSetAttribute(loaded_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kSmem));
   if (per_sm)
     printf("probe,slots,smid,samples,p10,median,p90,stream_us\n");
@@ -261,7 +282,7 @@ int main(int argc, char** argv) {
         }
         CK(cudaMemset(dinfo, 0, (size_t)sms * 8 * sizeof(unsigned long long)));
         loaded_kernel<<<sms, 64, kSmem>>>(stream, slots, dram ? probe_dram : probe_l2, mask, samples, seed * 0x51ED27U,
-                                          bulk, dlat, dends, dinfo, quiet, units);
+                                          bulk, dlat, dends, dinfo, quiet, units, stream_sms);
         CKL();
         CK(cudaDeviceSynchronize());
         std::vector<uint32_t> lat((size_t)sms * kMaxSamples);
@@ -288,6 +309,7 @@ int main(int argc, char** argv) {
                 (q ? vq : v).push_back(lat[(size_t)c * kMaxSamples + k]);
             if (q) continue;
           }
+          if (slots > 0 && stream_sms != nullptr && m[1] == 0) continue;  // did not stream
           if (slots > 0) ++streaming;
           // Only samples that ended while this CTA's stream ran (clock64 of one SM).
           for (int k = kDrop; k < samples && quiet == 0; ++k)
