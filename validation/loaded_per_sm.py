@@ -14,6 +14,11 @@ requests: how long the partition's stream requests take.
 
   python3 validation/loaded_per_sm.py validation/data/h100/micro_loaded_latency_hitstream_sm.csv \
       --partition validation/data/h100/micro_tma_partition.csv [--sim build/asyncsim --gpu h100]
+
+ncu side (--ncu RAW...: next_batch.sh loadedncu / partncu logs, one launch per row): the sectors
+the SMs ask of the slices, the share that crosses the fabric between the partitions, and the
+busiest slice's requests over the idlest's. If one partition group's SMs (partncu) read only
+their own partition's slices, the idlest slice sees only the probes' few requests.
 """
 import argparse
 import csv
@@ -63,7 +68,27 @@ def model_partitions(binary, gpu):
     return part
 
 
+def ncu_summary(paths):
+    for path in paths:
+        with open(path) as f:
+            rows = list(csv.DictReader(line for line in f if line.startswith('"')))
+        launches = {}
+        for r in rows:
+            launches.setdefault(r["ID"], {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+        print(f"## {path}")
+        print("| launch | SM sectors | fabric / SM sectors | busiest / idlest slice (requests) | us |")
+        print("|---:|---:|---:|---:|---:|")
+        for i, m in enumerate(launches.values()):
+            tex = m["lts__t_sectors_srcunit_tex_op_read.sum"]
+            fab = m["lts__t_sectors_srcunit_ltcfabric.sum"]
+            hi, lo = m["lts__t_requests_srcunit_tex_op_read.max"], m["lts__t_requests_srcunit_tex_op_read.min"]
+            print(f"| {i} | {tex:.3g} | {fab / tex:.4f} | {hi / lo:.3f} | {m['gpu__time_duration.sum'] / 1e3:.1f} |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--ncu":
+        ncu_summary(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("per_sm_csv")
     ap.add_argument("--partition", required=True, help="micro_tma_partition.csv of the same chip")
