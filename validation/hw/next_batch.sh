@@ -244,8 +244,11 @@ case "$part" in
     # PART_TAG names the files: OUT/ncu_l2/loaded_hit_${PART_TAG}_{raw,points}.csv
     build loaded_latency
     : "${LOADED_STREAM_SMS:?set LOADED_STREAM_SMS=a,b,...}" "${PART_TAG:?set PART_TAG}"
-    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "loaded_latency.cu --hit-stream (validation/hw/micro.sh's loaded_latency line) with LOADED_STREAM_SMS=$LOADED_STREAM_SMS (only those SMs stream; every SM probes) under ncu --cache-control none with the l2_hot metrics and lts__t_requests_srcunit_tex_op_read.max/.min, lts__t_requests_srcunit_ltcfabric.sum, --kernel-name regex:loaded_kernel --launch-skip 36 --launch-count 12: probe l2hot at S = 4, 6, 8, 16, 3 launches each" > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_provenance.txt"
-    LOADED_STREAM_SMS="$LOADED_STREAM_SMS" timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip 36 --launch-count 12 \
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "loaded_latency.cu --hit-stream (validation/hw/micro.sh's loaded_latency line) with LOADED_STREAM_SMS=$LOADED_STREAM_SMS (only those SMs stream; every SM probes) under ncu --cache-control none with the l2_hot metrics and lts__t_requests_srcunit_tex_op_read.max/.min, lts__t_requests_srcunit_ltcfabric.sum, --kernel-name regex:loaded_kernel, launches (skip, count) ${PART_LAUNCHES:-36 12} of the 48 (24-47: probe l2hot at S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches each)${NCU_EXTRA:+, ncu options $NCU_EXTRA}" > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_provenance.txt"
+    # PART_LAUNCHES="SKIP COUNT" (default "36 12": S = 4-16); NCU_EXTRA: more ncu options (say
+    # --print-metric-instances values, for each slice's own count)
+    read -r pskip pcount <<< "${PART_LAUNCHES:-36 12}"
+    LOADED_STREAM_SMS="$LOADED_STREAM_SMS" timeout 240 $NCU --kernel-name regex:loaded_kernel --launch-skip "$pskip" --launch-count "$pcount" ${NCU_EXTRA:-} \
       --metrics "$LOADED_METRICS" --log-file "$OUT/ncu_l2/loaded_hit_${PART_TAG}_raw.csv" "$BUILD/loaded_latency" --hit-stream \
       > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_points.csv"
     echo "--- loaded --hit-stream $PART_TAG ncu rc=$?"
