@@ -27,6 +27,7 @@
 #   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
 #   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
 #   LOADED_STREAM_SMS=0,2,... PART_TAG=T bash validation/hw/next_batch.sh partncu $OUT  # only those SMs stream hits, under ncu (~1 min)
+#   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -68,7 +69,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -252,6 +253,31 @@ case "$part" in
       --metrics "$LOADED_METRICS" --log-file "$OUT/ncu_l2/loaded_hit_${PART_TAG}_raw.csv" "$BUILD/loaded_latency" --hit-stream \
       > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_points.csv"
     echo "--- loaded --hit-stream $PART_TAG ncu rc=$?"
+    ;;
+  halfmap)
+    # Which SMs read hits from the same half of the slices as SM 0: for each SM s (HALF_SMS, default
+    # the even SMs 2-130, one per TPC) SMs 0 and s stream L2 hits (S = 16, l2hot launches 45-47) under
+    # ncu. Same half: the idlest slice keeps only the probes' requests (~230); other half: every slice
+    # gets one SM's share (~+960). Rows: sm0,sm,launch,req_sum,req_max,req_min,fabric_sectors
+    build loaded_latency
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[halfmap] loaded_latency.cu --hit-stream with LOADED_STREAM_SMS=0,s for each s under ncu --cache-control none --kernel-name regex:loaded_kernel --launch-skip 45 --launch-count 3 (probe l2hot, S = 16) with lts__t_requests_srcunit_tex_op_read.sum/.max/.min and lts__t_sectors_srcunit_ltcfabric.sum" > "$OUT/micro_l2_halfmap.csv"
+    echo "sm0,sm,launch,req_sum,req_max,req_min,fabric_sectors" >> "$OUT/micro_l2_halfmap.csv"
+    for s in ${HALF_SMS:-$(seq 2 2 130)}; do
+      LOADED_STREAM_SMS="0,$s" timeout 60 $NCU --kernel-name regex:loaded_kernel --launch-skip 45 --launch-count 3 \
+        --metrics lts__t_requests_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min,lts__t_sectors_srcunit_ltcfabric.sum \
+        --log-file "$OUT/halfmap_$s.log" "$BUILD/loaded_latency" --hit-stream > /dev/null
+      python3 - "$OUT/halfmap_$s.log" "$s" >> "$OUT/micro_l2_halfmap.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"')))
+by = {}
+for r in rows:
+    by.setdefault(r["ID"], {})[r["Metric Name"]] = r["Metric Value"].replace(",", "")
+for i, m in enumerate(by.values()):
+    print(f"0,{sys.argv[2]},{i},{m['lts__t_requests_srcunit_tex_op_read.sum']},{m['lts__t_requests_srcunit_tex_op_read.max']},"
+          f"{m['lts__t_requests_srcunit_tex_op_read.min']},{m['lts__t_sectors_srcunit_ltcfabric.sum']}")
+PY
+      rm -f "$OUT/halfmap_$s.log"
+    done
     ;;
   depth)
     # tma_bw.cu --depth: DRAM GB/s against the bytes in flight per SM (8/16/32 KB) made of 1-16 KB
