@@ -19,6 +19,11 @@ ncu side (--ncu RAW...: next_batch.sh loadedncu / partncu logs, one launch per r
 the SMs ask of the slices, the share that crosses the fabric between the partitions, and the
 busiest slice's requests over the idlest's. If one partition group's SMs (partncu) read only
 their own partition's slices, the idlest slice sees only the probes' few requests.
+
+halfmap side (--halfmap FILE --partition TMA_PARTITION_CSV [--sim BINARY --gpu G]: next_batch.sh
+halfmap): which SMs read hits from SM 0's half of the slices (the idlest slice stays at the
+probes' level when SMs 0 and s share a half), the GPCs of each half under the config's
+sm.tpc_gpcs, and how that map agrees with the far-line groups of micro_tma_partition.csv.
 """
 import argparse
 import csv
@@ -85,7 +90,37 @@ def ncu_summary(paths):
             print(f"| {i} | {tex:.3g} | {fab / tex:.4f} | {hi / lo:.3f} | {m['gpu__time_duration.sum'] / 1e3:.1f} |")
 
 
+def halfmap(path, partition_csv, binary, gpu):
+    rows = [r for r in read_rows(path) if r["launch"] == "0"]
+    base = min(float(r["req_min"]) for r in rows)
+    other = {int(r["sm"]): float(r["req_min"]) > 2 * base for r in rows}
+    groups = chip_groups(partition_csv)
+    print(f"## {path}: {len(other)} SMs paired with SM 0; idlest slice {base:.0f} (same half) "
+          f"or {statistics.median(float(r['req_min']) for r in rows if other[int(r['sm'])]):.0f}")
+    print(f"other half: {sorted(s for s, o in other.items() if o)}")
+    agree = sum(o == (groups[s] != groups[0]) for s, o in other.items())
+    print(f"agreement with micro_tma_partition.csv's far-line groups: {agree} of {len(other)}")
+    if binary:
+        out = subprocess.run([binary, "params", "--gpu", gpu], capture_output=True, text=True, check=True).stdout
+        tpc_gpcs = [int(x) for line in out.splitlines() if line.startswith("sm.tpc_gpcs ")
+                    for x in line.split()[1].split(",")]
+        by_gpc = {}
+        for s, o in other.items():
+            by_gpc.setdefault(tpc_gpcs[s // 2], set()).add(o)
+        print("GPC -> other half (under the config's sm.tpc_gpcs; TPCs 62-65 are the side unit): "
+              + ", ".join(f"{g}: {sorted(v)}" for g, v in sorted(by_gpc.items())))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--halfmap":
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--halfmap", required=True)
+        ap.add_argument("--partition", required=True)
+        ap.add_argument("--sim")
+        ap.add_argument("--gpu", default="h100")
+        a = ap.parse_args()
+        halfmap(a.halfmap, a.partition, a.sim, a.gpu)
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--ncu":
         ncu_summary(sys.argv[2:])
         return
