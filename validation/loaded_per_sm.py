@@ -7,12 +7,11 @@ partition groups that micro_tma_partition.csv measured on the same chip (validat
 group A next to helper SM 0's partition, group B the other). Per point and group: the median over
 the group's SMs of each SM's probe median, and the mean of the SMs' stream spans (us).
 
-Model side (--sim BINARY): the same points simulated with --stats; per partition of the model
-(sm.tpc_gpcs, l2.partition1_gpcs, l2.partition1_side_tpcs and sm.dispatch_side_tpcs, read from
-`asyncsim params`), the mean over its streaming SMs of sm[i].tma.request_latency_cycles_sum /
-requests: how long the partition's stream requests take.
+Model side (--sim BINARY): the same points simulated with --stats; per L2 partition of the model
+(each SM's sm[i].l2_partition counter), the mean over its streaming SMs of
+sm[i].tma.request_latency_cycles_sum / requests: how long the partition's stream requests take.
 
-  python3 validation/loaded_per_sm.py validation/data/h100/micro_loaded_latency_hitstream_sm.csv \
+  python3 validation/loaded_per_sm.py --per-sm validation/data/h100/micro_loaded_latency_hitstream_sm.csv \
       --partition validation/data/h100/micro_tma_partition.csv [--sim build/asyncsim --gpu h100]
 
 ncu side (--ncu RAW...: next_batch.sh loadedncu / partncu logs, one launch per row): the sectors
@@ -53,26 +52,6 @@ def read_rows(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-def model_partitions(binary, gpu):
-    out = subprocess.run([binary, "params", "--gpu", gpu], capture_output=True, text=True, check=True).stdout
-    p = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            p[parts[0]] = parts[1]
-    tpc_gpcs = [int(x) for x in p["sm.tpc_gpcs"].split(",")]
-    mask, side_mask = int(p["l2.partition1_gpcs"]), int(p["l2.partition1_side_tpcs"])
-    tpcs, side = int(p["sm.count"]) // 2, int(p["sm.dispatch_side_tpcs"])
-    part = {}
-    for sm in range(int(p["sm.count"])):
-        t = sm // 2
-        if side > 0 and p["sm.dispatch_order"] == "gpc_major" and t >= tpcs - side:
-            part[sm] = (side_mask >> (t - (tpcs - side))) & 1
-        else:
-            part[sm] = (mask >> tpc_gpcs[t]) & 1
-    return part
-
-
 def ncu_summary(paths):
     for path in paths:
         with open(path) as f:
@@ -111,30 +90,11 @@ def halfmap(path, partition_csv, binary, gpu):
               + ", ".join(f"{g}: {sorted(v)}" for g, v in sorted(by_gpc.items())))
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--halfmap":
-        ap = argparse.ArgumentParser()
-        ap.add_argument("--halfmap", required=True)
-        ap.add_argument("--partition", required=True)
-        ap.add_argument("--sim")
-        ap.add_argument("--gpu", default="h100")
-        a = ap.parse_args()
-        halfmap(a.halfmap, a.partition, a.sim, a.gpu)
-        return
-    if len(sys.argv) > 1 and sys.argv[1] == "--ncu":
-        ncu_summary(sys.argv[2:])
-        return
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("per_sm_csv")
-    ap.add_argument("--partition", required=True, help="micro_tma_partition.csv of the same chip")
-    ap.add_argument("--sim", help="asyncsim binary: also print the model's partitions")
-    ap.add_argument("--gpu", default="h100")
-    ap.add_argument("--set", action="append", default=[], help="config override for the model")
-    args = ap.parse_args()
-    groups = chip_groups(args.partition)
-    rows = read_rows(args.per_sm_csv)
+def chip_table(per_sm_csv, partition_csv):
+    groups = chip_groups(partition_csv)
+    rows = read_rows(per_sm_csv)
     points = sorted({(r["probe"], int(r["slots"])) for r in rows})
-    print(f"## chip: {args.per_sm_csv} (group A {sum(g == 'A' for g in groups.values())} SMs, "
+    print(f"## chip: {per_sm_csv} (group A {sum(g == 'A' for g in groups.values())} SMs, "
           f"B {sum(g == 'B' for g in groups.values())})")
     print("| probe | S | A: SM medians (median) | B | A: stream us | B |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -147,11 +107,11 @@ def main():
                        statistics.mean(float(r["stream_us"]) for r in sel))
         print(f"| {probe} | {slots} | {cell['A'][0]:.0f} | {cell['B'][0]:.0f} | "
               f"{cell['A'][1]:.1f} | {cell['B'][1]:.1f} |")
-    if not args.sim:
-        return
-    part = model_partitions(args.sim, args.gpu)
-    print(f"\n## model ({args.gpu}): mean request latency of the stream's TMA requests, by partition "
-          f"(partition 0 {sum(v == 0 for v in part.values())} SMs, 1 {sum(v == 1 for v in part.values())})")
+    return points
+
+
+def model_table(points, binary, gpu, sets):
+    print(f"\n## model ({gpu}): mean request latency of the stream's TMA requests, by L2 partition")
     print("| probe | S | partition 0 | partition 1 | 1 / 0 |")
     print("|---|---:|---:|---:|---:|")
     for probe, slots in points:
@@ -159,9 +119,9 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as tmp:
             stats = os.path.join(tmp, "stats.json")
-            cmd = [args.sim, "micro", "loaded_latency", "--gpu", args.gpu, "--where", f"probe={probe}",
+            cmd = [binary, "micro", "loaded_latency", "--gpu", gpu, "--where", f"probe={probe}",
                    "--where", f"slots={slots}", "--stats", stats]
-            for s in args.set:
+            for s in sets:
                 cmd += ["--set", s]
             subprocess.run(cmd, capture_output=True, check=True)
             with open(stats) as f:
@@ -171,13 +131,39 @@ def main():
             if k["kernel"] != "loaded_latency":
                 continue
             c = k["counters"]
-            for sm, p in part.items():
+            sm = 0
+            while f"sm[{sm}].l2_partition" in c:
                 total = c.get(f"sm[{sm}].tma.request_latency_cycles_sum", 0.0)
                 n = c.get(f"sm[{sm}].tma.requests", 0.0)
                 if total > 0 and n > 0:
-                    lat[p].append(total / n)
+                    lat[int(c[f"sm[{sm}].l2_partition"])].append(total / n)
+                sm += 1
         m0, m1 = statistics.mean(lat[0]), statistics.mean(lat[1])
         print(f"| {probe} | {slots} | {m0:.0f} | {m1:.0f} | {m1 / m0:.2f} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--per-sm", metavar="CSV", help="a loaded_latency.cu --per-sm file")
+    mode.add_argument("--ncu", nargs="+", metavar="RAW", help="next_batch.sh loadedncu / partncu logs")
+    mode.add_argument("--halfmap", metavar="CSV", help="a next_batch.sh halfmap file")
+    ap.add_argument("--partition", help="micro_tma_partition.csv of the same chip (--per-sm, --halfmap)")
+    ap.add_argument("--sim", help="asyncsim binary: the model's side as well")
+    ap.add_argument("--gpu", default="h100")
+    ap.add_argument("--set", action="append", default=[], help="config override for the model")
+    args = ap.parse_args()
+    if args.ncu:
+        ncu_summary(args.ncu)
+        return
+    if not args.partition:
+        ap.error("--partition is required with --per-sm and --halfmap")
+    if args.halfmap:
+        halfmap(args.halfmap, args.partition, args.sim, args.gpu)
+        return
+    points = chip_table(args.per_sm, args.partition)
+    if args.sim:
+        model_table(points, args.sim, args.gpu, args.set)
 
 
 if __name__ == "__main__":

@@ -324,6 +324,22 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
   }
 }
 
+void MemorySystem::hold_slice_longer(int slice, Time extra, Time arrive) {
+  const auto s = static_cast<size_t>(slice);
+  if (m_slice_cal.empty()) {
+    m_slice_free[s] += extra;
+    return;
+  }
+  // l2.slice_calendar books whole sector slots: the time is owed until it makes one (the mean
+  // holds; the slot goes next to the read's own, at its arrival).
+  m_partial_owed[s] += extra;
+  if (m_partial_owed[s] >= m_slice_slot_ps) {
+    const auto n = static_cast<int>(m_partial_owed[s] / m_slice_slot_ps);
+    m_partial_owed[s] -= static_cast<Time>(n) * m_slice_slot_ps;
+    m_slice_cal[s].book(m_now, arrive, n);
+  }
+}
+
 Time MemorySystem::access(const MemRequest& req, Time t) {
   if (m_record != nullptr) [[unlikely]] {
     m_record->push_back({req, t});
@@ -492,20 +508,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   // A sector asked for in part holds the slice that served it longer (l2.partial_sector_cycles).
   if (req.partial_sector) {
-    const auto s = static_cast<size_t>(served_by);
-    if (m_slice_cal.empty()) {
-      m_slice_free[s] += m_partial_sector_ps;
-    } else {
-      // l2.slice_calendar books whole sector slots: the extra time is owed until it makes one
-      // (the mean holds; the slot goes next to this read's, at its arrival).
-      m_partial_owed[s] += m_partial_sector_ps;
-      const Time slot = m_slice_slot_ps;
-      if (m_partial_owed[s] >= slot) {
-        const auto n = static_cast<int>(m_partial_owed[s] / slot);
-        m_partial_owed[s] -= static_cast<Time>(n) * slot;
-        m_slice_cal[s].book(m_now, t + back, n);
-      }
-    }
+    hold_slice_longer(served_by, m_partial_sector_ps, t + back);
     ++m_stats.partial_sector_reads;
   }
   if (m_noc_ports) {

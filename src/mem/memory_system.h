@@ -251,6 +251,8 @@ class MemorySystem {
     m_slice_free[slice] = start + m_slice_busy[static_cast<size_t>(nsect)];
     return start;
   }
+  // Holds `slice` `extra` longer after a read arriving at `arrive` (l2.partial_sector_cycles).
+  void hold_slice_longer(int slice, Time extra, Time arrive);
   // Whether the near copy of a far line in `proxy` (`slot`: its way there, or its set when it
   // has none) serves this read: then `ready` is when its data leaves the proxy slice.
   bool near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Time arrive, Time& ready);

@@ -402,6 +402,7 @@ SimResult Run::collect(Time end) const {
     const std::string p = fmt::format("sm[{}].", sm->id());
     r.counters[p + "instructions"] = static_cast<double>(sm->stats().instructions);
     r.counters[p + "ctas"] = static_cast<double>(sm->stats().ctas);
+    r.counters[p + "l2_partition"] = m_memory.partition_of_sm(sm->id());  // the one it sits next to
     r.counters[p + "tensor.instructions"] = static_cast<double>(sm->tensor().instructions());
     r.counters[p + "tensor.busy_cycles"] = m_clock.to_cycles(sm->tensor().busy_ps());
     r.counters[p + "tma.transactions"] = static_cast<double>(ts.transactions);
