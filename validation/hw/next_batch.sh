@@ -28,6 +28,7 @@
 #   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
 #   LOADED_STREAM_SMS=0,2,... PART_TAG=T bash validation/hw/next_batch.sh partncu $OUT  # only those SMs stream hits, under ncu (~1 min)
 #   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min)
+#   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
@@ -54,6 +55,8 @@
 #           loaded_latency --compare validation/data/h200/micro_loaded_latency_hitstream.csv`
 #   hitquiet: OUT/micro_loaded_latency_hitquiet.csv -> validation/data/h200/ (PROBE_hitquiet against
 #           PROBE_hitbusy rows of the same launches)
+#   gpcquiet: OUT/micro_loaded_latency_{gpc1234,tpceven,gpc1even}.csv (per SM rows as persm's) -> validation/data/h200/
+#           (or h100/), then `python3 validation/loaded_per_sm.py --quiet-sets FILE...`
 #   persm:  OUT/micro_loaded_latency_hitstream_sm.csv, OUT/micro_loaded_latency_sm.csv -> validation/data/h200/
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
 #   loadedncu: OUT/ncu_l2/loaded_{hitstream,dram}_{raw,points}.csv (+ loaded_ncu_provenance.txt): per launch,
@@ -69,7 +72,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -253,6 +256,27 @@ case "$part" in
       --metrics "$LOADED_METRICS" --log-file "$OUT/ncu_l2/loaded_hit_${PART_TAG}_raw.csv" "$BUILD/loaded_latency" --hit-stream \
       > "$OUT/ncu_l2/loaded_hit_${PART_TAG}_points.csv"
     echo "--- loaded --hit-stream $PART_TAG ncu rc=$?"
+    ;;
+  gpcquiet)
+    # loaded_latency.cu --per-sm --hit-stream with only some SMs streaming L2 hits (LOADED_STREAM_SMS);
+    # every SM probes, and the SMs that do not stream keep the samples that ended before the first
+    # streaming CTA's stream did. Where does a load wait under a load of hits: where the streaming
+    # SMs' responses queue (their GPC's or TPC's port: only their neighbours wait) or where every
+    # SM's requests meet (the slices: every SM waits)? Three sets, GPCs by sm.tpc_gpcs
+    # (micro_sm_map.csv, the same on the H100 and the H200):
+    #   gpc1234: all 64 SMs of GPCs 1-4 stream; GPCs 0, 5, 6, 7 and the side unit are quiet
+    #   tpceven: the even SM of every TPC streams (66), its odd partner is quiet
+    #   gpc1even: the 8 even SMs of GPC 1 stream; GPC 1's odd SMs and every other GPC are quiet
+    build loaded_latency
+    for set in gpc1234 tpceven gpc1even; do
+      case $set in
+        gpc1234) sms=2,3,4,5,6,7,8,9,18,19,20,21,22,23,24,25,34,35,36,37,38,39,40,41,50,51,52,53,54,55,56,57,64,65,66,67,68,69,70,71,78,79,80,81,82,83,84,85,92,93,94,95,96,97,98,99,106,107,108,109,110,111,112,113 ;;
+        tpceven) sms=$(seq -s, 0 2 130) ;;
+        gpc1even) sms=2,18,34,50,64,78,92,106 ;;
+      esac
+      python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --per-sm --hit-stream, LOADED_STREAM_SMS=$sms ($set)] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with the stream over an 8 MiB region every SM read before each launch, by the listed SMs only; every SM probes (dram and l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point); a streaming SM's samples count if they ended before its own stream did, a quiet SM's (stream_us 0) if they ended before the first streaming CTA's stream did (%globaltimer); one row per SM and point (columns probe,slots,smid,samples,p10,median,p90,stream_us)" > "$OUT/micro_loaded_latency_$set.csv"
+      LOADED_STREAM_SMS="$sms" timeout 240 "$BUILD/loaded_latency" --per-sm --hit-stream >> "$OUT/micro_loaded_latency_$set.csv" || echo "loaded_latency $set failed: $?"
+    done
     ;;
   halfmap)
     # Which SMs read hits from the same half of the slices as SM 0: for each SM s (HALF_SMS, default

@@ -48,7 +48,10 @@
 // With --quiet N as well: rows PROBE_hitquiet (CTAs that only probe) and PROBE_hitbusy.
 // LOADED_STREAM_SMS=a,b,... (environment): only the listed SMs (by %smid) stream; with it the
 // stream_gbps column counts only CTAs that streamed, and the other CTAs' samples are dropped
-// (their stream never ran). For ncu runs that ask which slices one partition's SMs load.
+// (their stream never ran). For ncu runs that ask which slices one partition's SMs load. With
+// --per-sm too, the SMs that do not stream keep their samples that ended (%globaltimer) before the
+// first streaming CTA's stream did (stream_us 0): whether a load waits where the streaming SMs'
+// responses queue (their GPCs) or where every SM's requests meet (the slices).
 // --per-sm (with --hit-stream or alone, not with --quiet): instead of the pooled rows, one row per
 // SM and point, columns probe,slots,smid,samples,p10,median,p90,stream_us (the SM's samples of the
 // three launches; stream_us the mean of its stream's %globaltimer spans): whether some SMs' loads
@@ -145,7 +148,7 @@ __global__ void __launch_bounds__(64, 1)
     }
     const long long t1 = clock64();
     mine[k] = (uint32_t)(t1 - t0);
-    if (quiet_every > 0) {
+    if (quiet_every > 0 || stream_sms != nullptr) {
       unsigned long long g;
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
       mine_end[k] = (long long)g;
@@ -299,6 +302,11 @@ int main(int argc, char** argv) {
         unsigned long long stream_end = ~0ULL;
         for (int c = 0; c < sms && quiet > 0 && slots > 0; ++c)
           if (c % quiet != 0) stream_end = std::min(stream_end, info[(size_t)c * 8 + 1]);
+        // LOADED_STREAM_SMS: every sample's end is %globaltimer; a CTA that did not stream keeps
+        // (with --per-sm) the samples that ended before the first streaming CTA's stream did
+        if (stream_sms != nullptr && slots > 0)
+          for (int c = 0; c < sms; ++c)
+            if (info[(size_t)c * 8 + 1] != 0) stream_end = std::min(stream_end, info[(size_t)c * 8 + 1]);
         int streaming = 0;
         for (int c = 0; c < sms; ++c) {
           const unsigned long long* m = &info[(size_t)c * 8];
@@ -309,11 +317,18 @@ int main(int argc, char** argv) {
                 (q ? vq : v).push_back(lat[(size_t)c * kMaxSamples + k]);
             if (q) continue;
           }
-          if (slots > 0 && stream_sms != nullptr && m[1] == 0) continue;  // did not stream
+          if (slots > 0 && stream_sms != nullptr && m[1] == 0) {  // did not stream
+            for (int k = kDrop; k < samples && per_sm && m[7] < (unsigned long long)sms; ++k)
+              if ((unsigned long long)ends[(size_t)c * kMaxSamples + k] <= stream_end)
+                by_sm[m[7]].push_back(lat[(size_t)c * kMaxSamples + k]);
+            continue;
+          }
           if (slots > 0) ++streaming;
-          // Only samples that ended while this CTA's stream ran (clock64 of one SM).
+          // Only samples that ended while this CTA's stream ran (clock64 of one SM; %globaltimer
+          // with LOADED_STREAM_SMS).
+          const long long own_end = stream_sms != nullptr ? (long long)m[1] : (long long)m[3];
           for (int k = kDrop; k < samples && quiet == 0; ++k)
-            if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= (long long)m[3]) {
+            if (slots == 0 || ends[(size_t)c * kMaxSamples + k] <= own_end) {
               v.push_back(lat[(size_t)c * kMaxSamples + k]);
               if (per_sm && m[7] < (unsigned long long)sms) by_sm[m[7]].push_back(lat[(size_t)c * kMaxSamples + k]);
             }
