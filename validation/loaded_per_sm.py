@@ -23,11 +23,21 @@ halfmap side (--halfmap FILE --partition TMA_PARTITION_CSV [--sim BINARY --gpu G
 halfmap): which SMs read hits from SM 0's half of the slices (the idlest slice stays at the
 probes' level when SMs 0 and s share a half), the GPCs of each half under the config's
 sm.tpc_gpcs, and how that map agrees with the far-line groups of micro_tma_partition.csv.
+
+stream-sets side (--stream-sets CSV... [--gpu G]: next_batch.sh gpcquiet, per-SM files in which
+only some SMs streamed hits): per point, the SMs grouped by whether they streamed and by the half
+of the slices that serves their hits (--halves GPCS, default the H100's micro_l2_halfmap.csv
+halves: GPCs 0, 4, 5, 6 and the side unit / 1, 2, 3, 7; GPCs from configs/G.yaml's
+sm.tpc_gpcs), each group's median over its SMs of their probe p10 / median / p90. With --sim, the
+model's rows for the same set (asyncsim micro loaded_latency, probes PROBE_SETbusy /
+PROBE_SETquiet, SET from the file name): p10 / median / p90 of the pooled samples of the streaming
+(S) and the quiet (q) CTAs.
 """
 import argparse
 import csv
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -90,6 +100,57 @@ def halfmap(path, partition_csv, binary, gpu):
               + ", ".join(f"{g}: {sorted(v)}" for g, v in sorted(by_gpc.items())))
 
 
+def tpc_gpcs(gpu):
+    """sm.tpc_gpcs of configs/GPU.yaml, or of the config it inherits (base:)."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs")
+    while gpu:
+        text = open(os.path.join(here, f"{gpu}.yaml")).read()
+        m = re.search(r'tpc_gpcs:\s*\{value:\s*"([0-9,]+)"', text)
+        if m:
+            return [int(x) for x in m.group(1).split(",")]
+        b = re.search(r"^base:\s*(\S+)", text, re.M)
+        gpu = b.group(1) if b else None
+    raise SystemExit("no sm.tpc_gpcs in the config")
+
+
+def stream_sets(paths, gpu, halves, binary=None, sets=()):
+    gpcs = tpc_gpcs(gpu)
+    first = {int(g) for g in halves.split("/")[0].split(",")}
+    for path in paths:
+        rows = read_rows(path)
+        print(f"## {path}: group = S (streamed) / q (quiet) x half of the slices (A: GPCs "
+              f"{sorted(first)} and the side unit, B: the others); SMs: p10 / median / p90")
+        for probe in sorted({r["probe"] for r in rows}):
+            for slots in sorted({int(r["slots"]) for r in rows}):
+                groups = {}
+                for r in rows:
+                    if r["probe"] != probe or int(r["slots"]) != slots:
+                        continue
+                    sm = int(r["smid"])
+                    side = sm // 2 >= len(gpcs) - 4
+                    half = "A" if side or gpcs[sm // 2] in first else "B"
+                    key = ("S" if float(r["stream_us"]) > 0 else "q") + half
+                    groups.setdefault(key, []).append(r)
+                cells = []
+                for key, g in sorted(groups.items()):
+                    med = [statistics.median(int(r[c]) for r in g) for c in ("p10", "median", "p90")]
+                    cells.append(f"{key} {len(g)}: {med[0]:.0f} / {med[1]:.0f} / {med[2]:.0f}")
+                print(f"{probe} S={slots}: " + " | ".join(cells))
+        if binary:
+            name = os.path.basename(path)[len("micro_loaded_latency_"):-len(".csv")]
+            probes = ",".join(f"{p}_{name}{w}" for p in ("dram", "l2hot") for w in ("busy", "quiet"))
+            cmd = [binary, "micro", "loaded_latency", "--gpu", gpu, "--where", f"probe={probes}", "--jobs", "2"]
+            for kv in sets:
+                cmd += ["--set", kv]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            model = [r for r in csv.DictReader(line for line in out.splitlines() if not line.startswith("#"))]
+            print(f"## model ({' '.join(cmd[1:])}): pooled p10 / median / p90, stream GB/s")
+            for r in model:
+                who = "S" if r["probe"].endswith("busy") else "q"
+                print(f"{r['probe']} S={r['slots']}: {who} {r['p10']} / {r['median']} / {r['p90']}, "
+                      f"{r['stream_gbps']} GB/s")
+
+
 def chip_table(per_sm_csv, partition_csv):
     groups = chip_groups(partition_csv)
     rows = read_rows(per_sm_csv)
@@ -148,6 +209,8 @@ def main():
     mode.add_argument("--per-sm", metavar="CSV", help="a loaded_latency.cu --per-sm file")
     mode.add_argument("--ncu", nargs="+", metavar="RAW", help="next_batch.sh loadedncu / partncu logs")
     mode.add_argument("--halfmap", metavar="CSV", help="a next_batch.sh halfmap file")
+    mode.add_argument("--stream-sets", nargs="+", metavar="CSV", help="next_batch.sh gpcquiet files")
+    ap.add_argument("--halves", default="0,4,5,6/1,2,3,7", help="GPCs of the two halves (--stream-sets)")
     ap.add_argument("--partition", help="micro_tma_partition.csv of the same chip (--per-sm, --halfmap)")
     ap.add_argument("--sim", help="asyncsim binary: the model's side as well")
     ap.add_argument("--gpu", default="h100")
@@ -155,6 +218,9 @@ def main():
     args = ap.parse_args()
     if args.ncu:
         ncu_summary(args.ncu)
+        return
+    if args.stream_sets:
+        stream_sets(args.stream_sets, args.gpu, args.halves, args.sim, args.set)
         return
     if not args.partition:
         ap.error("--partition is required with --per-sm and --halfmap")

@@ -6,7 +6,10 @@
 // c % 8 == 0 only probe, the others stream and probe; whether a probe waits behind its own SM's
 // stream or in the memory system all SMs share. The .cu's --hit-stream (probes PROBE_hitstream):
 // the stream re-reads an 8 MiB region read before the launch, a load of L2 hits on the fabric
-// and the slices with the DRAM idle.
+// and the slices with the DRAM idle. next_batch.sh gpcquiet (probes PROBE_SETbusy and
+// PROBE_SETquiet): that stream from a set of SMs only (LOADED_STREAM_SMS), the others probe
+// alone: SET gpc1234 (the SMs of GPCs 1-4), tpceven (every TPC's even SM), gpc1even (GPC 1's even
+// SMs), by the SM a CTA runs on.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,9 +45,31 @@ const std::vector<std::string> kColumns = {
     "probe", "slots",  "rep", "stream_gbps", "sm_mhz", "inside", "samples", "min", "p10",
     "p25",   "median", "p75", "p90",         "mean",   "p95",    "p99",     "max"};
 
+// next_batch.sh gpcquiet's sets as conditions on the SM a CTA runs on, GPCs by sm.tpc_gpcs
+// (micro_sm_map.csv on the H200 and the H100: TPCs 0-31 in GPC t mod 8, TPCs 32-59 in GPC
+// 1 + (t - 32) mod 7, TPCs 60-65 in GPCs 6, 7 and the side unit); "" for a set of no such name.
+std::string stream_set_condition(const std::string& set) {
+  const std::string gpc1234 =
+      "(sm / 2 < 32 && sm / 2 % 8 >= 1 && sm / 2 % 8 <= 4) || "
+      "(sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 <= 3)";
+  const std::string gpc1 =
+      "(sm / 2 < 32 && sm / 2 % 8 == 1) || (sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 == 0)";
+  if (set == "gpc1234") {
+    return gpc1234;
+  }
+  if (set == "tpceven") {
+    return "sm % 2 == 0";
+  }
+  if (set == "gpc1even") {
+    return "sm % 2 == 0 && (" + gpc1 + ")";
+  }
+  return "";
+}
+
 // The kernel: role 0 the probe, role 1 the stream.
 program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t l2_lines, int slots,
-                              int samples, int rep, int copies, bool quiet, bool hit_stream) {
+                              int samples, int rep, int copies, bool quiet, bool hit_stream,
+                              const std::string& stream_set) {
   program::KernelBuilder b("loaded_latency");
   b.set_grid(c.sm.count);
   b.set_resources(32, 128 * kKiB);
@@ -73,7 +98,9 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
   b.end_role();
   if (slots > 0) {
     b.begin_role("stream", 1);
-    if (quiet) {
+    if (!stream_set.empty()) {
+      b.if_(stream_set_condition(stream_set));
+    } else if (quiet) {
       b.if_(fmt::format("cta % {} != 0", kQuietEvery));
     }
     b.loop("j", "0", s(copies));
@@ -91,7 +118,7 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
     b.loop("k", s(std::max(0, copies - slots)), s(copies));
     b.mb_wait("bar", fmt::format("k % {}", slots), fmt::format("(k / {}) % 2", slots));
     b.end_loop();
-    if (quiet) {
+    if (quiet || !stream_set.empty()) {
       b.end_if();
     }
     b.end_role();
@@ -108,9 +135,19 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
 enum class Pool { kAll, kQuiet, kStreaming };
 void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool pool,
                   program::Op probe_op, int slots, int copies, std::vector<int64_t>& pooled,
-                  std::vector<double>& gbps, double& inside) {
+                  std::vector<double>& gbps, double& inside, bool by_issue) {
   const auto ctas = static_cast<size_t>(c.sm.count);
-  const auto streams = [&](size_t cta) { return pool == Pool::kAll || cta % kQuietEvery != 0; };
+  // A CTA streams unless it is quiet: by --quiet's rule, or (a stream set) if it issued nothing
+  // in the stream role.
+  std::vector<bool> issued(ctas, false);
+  for (const IssueMark& m : trace) {
+    if (m.role == 1 && m.op == program::Op::kBulkLoad) {
+      issued[static_cast<size_t>(m.cta)] = true;
+    }
+  }
+  const auto streams = [&](size_t cta) {
+    return pool == Pool::kAll || (by_issue ? issued[cta] : cta % kQuietEvery != 0);
+  };
   std::vector<std::vector<Time>> loads(ctas);
   std::vector<Time> last(ctas, 0);
   Time first = -1;
@@ -139,7 +176,10 @@ void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool 
     if ((pool == Pool::kQuiet && streams(cta)) || (pool == Pool::kStreaming && !streams(cta))) {
       continue;
     }
-    const Time end = pool == Pool::kAll ? last[cta] : first_end;
+    // A stream set's streaming CTAs keep what ended before their own stream did (the .cu's
+    // LOADED_STREAM_SMS rule), --quiet's what ended before the first stream did.
+    const Time end =
+        pool == Pool::kAll || (by_issue && pool == Pool::kStreaming) ? last[cta] : first_end;
     const std::vector<Time>& l = loads[cta];
     for (size_t i = kDrop; i + 1 < l.size(); ++i) {
       if (slots == 0 || l[i + 1] <= end) {
@@ -184,6 +224,17 @@ std::vector<MicroRow> loaded_points() {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
   }
+  for (const char* set : {"gpc1234", "tpceven", "gpc1even"}) {
+    for (const char* probe : {"dram", "l2hot"}) {
+      for (const char* who : {"busy", "quiet"}) {
+        for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
+          out.push_back({{"probe", fmt::format("{}_{}{}", probe, set, who)},
+                         {"slots", s(slots)},
+                         {"rep", "all"}});
+        }
+      }
+    }
+  }
   return out;
 }
 
@@ -197,17 +248,28 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   const size_t cut = name.rfind('_');
   const std::string kind = cut == std::string::npos ? "" : name.substr(cut + 1);
   // --hit-stream rows: PROBE_hitstream; with --quiet too PROBE_hitquiet / PROBE_hitbusy.
-  const bool quiet_cta = kind == "quiet" || kind == "hitquiet";
-  const bool quiet = quiet_cta || kind == "stream" || kind == "hitbusy";
-  const bool hit_stream = kind == "hitstream" || kind == "hitquiet" || kind == "hitbusy";
+  // next_batch.sh gpcquiet's rows: PROBE_SETbusy / PROBE_SETquiet (the hit stream from SET's SMs).
+  std::string stream_set;
+  for (const char* who : {"busy", "quiet"}) {
+    const std::string w(who);
+    if (kind.size() > w.size() && kind.ends_with(w) &&
+        !stream_set_condition(kind.substr(0, kind.size() - w.size())).empty()) {
+      stream_set = kind.substr(0, kind.size() - w.size());
+    }
+  }
+  const bool set_quiet = !stream_set.empty() && kind.ends_with("quiet");
+  const bool quiet_cta = kind == "quiet" || kind == "hitquiet" || set_quiet;
+  const bool quiet = quiet_cta || kind == "stream" || kind == "hitbusy" || !stream_set.empty();
+  const bool hit_stream =
+      kind == "hitstream" || kind == "hitquiet" || kind == "hitbusy" || !stream_set.empty();
   const std::string probe = quiet || hit_stream ? name.substr(0, cut) : name;
   if (quiet || hit_stream
           ? probe != "dram" && probe != "l2hot"
           : probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
     throw_input_error("micro loaded_latency",
                       "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
-                      "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet or "
-                      "_hitbusy, got '{}'",
+                      "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet, "
+                      "_hitbusy or _SETbusy / _SETquiet (SET gpc1234, tpceven, gpc1even), got '{}'",
                       name);
   }
   // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.
@@ -231,8 +293,8 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   const program::Kernel touch = touch_kernel(c, kL2ProbeBase, kMiB);  // probe=l2 only
   const program::Kernel warm = touch_kernel(c, kStreamBase, kHitStreamUnits * kCopyBytes);
   for (int rep = 0; rep < 3; ++rep) {
-    const program::Kernel k =
-        loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies, quiet, hit_stream);
+    const program::Kernel k = loaded_kernel(c, dram, bulk, l2_lines, slots, samples, rep, copies,
+                                            quiet && stream_set.empty(), hit_stream, stream_set);
     std::vector<IssueMark> trace;
     RunOptions ro;
     ro.issue_trace = &trace;
@@ -247,9 +309,12 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
     }
     seq.push_back(&k);
     micro_sequence(seq, c, ro);
-    const Pool pool = !quiet ? Pool::kAll : quiet_cta ? Pool::kQuiet : Pool::kStreaming;
+    // With no stream (slots = 0) a stream set's rows hold every CTA's samples, as the .cu's.
+    const Pool pool = !quiet || (slots == 0 && !stream_set.empty()) ? Pool::kAll
+                      : quiet_cta                                   ? Pool::kQuiet
+                                                                    : Pool::kStreaming;
     pool_samples(trace, c, pool, bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal,
-                 slots, copies, pooled, gbps, inside);
+                 slots, copies, pooled, gbps, inside, !stream_set.empty());
   }
   std::sort(gbps.begin(), gbps.end());
   MicroRow row = key;

@@ -553,4 +553,34 @@ TEST(Micro, LoadedLatencyHitStreamLoadsTheL2) {
   EXPECT_GT(std::stoi(r[3][10]), std::stoi(r[2][10])) << o.out;
 }
 
+// next_batch.sh gpcquiet's rows stream from the SMs of a set, by the SM a CTA runs on: GPC 1's
+// 8 even SMs (gpc1even) against every TPC's even SM (tpceven, 66); with no stream every CTA's
+// samples count, with one a set's busy row holds only its streaming CTAs' and the quiet row the
+// others'.
+TEST(Micro, LoadedLatencyStreamSetsStreamFromTheirSms) {
+  const Outcome o =
+      run("micro loaded_latency --where probe=l2hot_tpcevenbusy,l2hot_gpc1evenbusy,"
+          "l2hot_gpc1evenquiet --where slots=0,4 --max-bytes 67108864 --jobs 2");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto r = rows(o.out);
+  ASSERT_EQ(r.size(), 6u) << o.out;  // tpceven busy, gpc1even busy, gpc1even quiet; 0 and 4 slots
+  EXPECT_EQ(r[0][0], "l2hot_tpcevenbusy");
+  EXPECT_EQ(r[2][0], "l2hot_gpc1evenbusy");
+  EXPECT_EQ(r[4][0], "l2hot_gpc1evenquiet");
+  for (const size_t i : {0u, 2u, 4u}) {
+    EXPECT_EQ(r[i][3], "0.0") << o.out;
+    EXPECT_EQ(r[i][6], std::to_string(3 * 132 * 247)) << o.out;
+  }
+  // 66 streaming SMs move about 66 / 8 times what 8 do (each SM's rate is its own loop's).
+  const double tpceven = std::stod(r[1][3]);
+  const double gpc1even = std::stod(r[3][3]);
+  EXPECT_GT(gpc1even, 0.0) << o.out;
+  EXPECT_GT(tpceven, 6 * gpc1even) << o.out;
+  EXPECT_LT(tpceven, 10 * gpc1even) << o.out;
+  // The 8 streaming CTAs' samples, at most 247 a CTA and launch; the 124 quiet ones' more.
+  EXPECT_LE(std::stoi(r[3][6]), 3 * 8 * 247) << o.out;
+  EXPECT_GT(std::stoi(r[3][6]), 0) << o.out;
+  EXPECT_GT(std::stoi(r[5][6]), 3 * 8 * 247) << o.out;
+}
+
 }  // namespace
