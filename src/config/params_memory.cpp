@@ -234,6 +234,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(noc.model=ports; 0: no GPC port); a response merged in the GPC's request coalescer "
       "crosses it once",
       [](GpuConfig& c) -> double& { return c.mem.noc_gpc_port_bytes_per_cycle; }, 0, 1e5));
+  s.push_back(float_param(
+      "noc.gpc_hol_slack_cycles", "L2 cycles",
+      "head-of-line blocking at the slices' output (noc.model=ports with a GPC port): a response "
+      "that waits at its GPC's port longer than this holds its slice's output port for the rest, "
+      "so the slice's responses to every GPC wait behind it; negative: off",
+      [](GpuConfig& c) -> double& { return c.mem.noc_gpc_hol_slack_cycles; }, -1, 1e6));
   s.push_back(int_param(
       "noc.queue_bytes", "bytes",
       "backlog of an SM's crossbar port beyond which its TMA generator stalls (back-pressure)",

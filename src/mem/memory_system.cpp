@@ -516,9 +516,18 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // the GPC's SMs, noc.gpc_port_bytes_per_cycle), then the SM's port. All are booked when the
     // request is processed, for data ready later (a DRAM fill lies far ahead), so they keep
     // calendars: a response ready earlier takes the idle time before such a one.
-    Time wait = port_wait(m_slice_out[static_cast<size_t>(served_by)], t, done - back, nsect);
+    SlotCalendar& out = m_slice_out[static_cast<size_t>(served_by)];
+    Time wait = port_wait(out, t, done - back, nsect);
     if (!m_gpc_in.empty()) {
-      wait += port_wait(m_gpc_in[m_gpc_of_sm[req.sm]], t, done + wait, nsect);
+      const Time at_gpc = port_wait(m_gpc_in[m_gpc_of_sm[req.sm]], t, done + wait, nsect);
+      if (m_gpc_hol_slack_ps >= 0 && at_gpc > m_gpc_hol_slack_ps) [[unlikely]] {
+        // noc.gpc_hol_slack_cycles: the slice's output queue is one queue for every GPC, so a
+        // response its GPC's port cannot take holds the slice's output for the rest of its wait.
+        const Time held = at_gpc - m_gpc_hol_slack_ps;
+        out.book(t, done - back + wait,
+                 static_cast<int>((held + m_slice_slot_out_ps - 1) / m_slice_slot_out_ps));
+      }
+      wait += at_gpc;
     }
     wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
     done += wait;

@@ -442,6 +442,8 @@ class MemorySystem {
   double m_slice_port_ps_per_byte = 0;
   double m_slice_in_port_ps_per_byte = 0;
   Time m_queue_ps = 0;
+  Time m_gpc_hol_slack_ps = -1;       // noc.gpc_hol_slack_cycles (negative: off)
+  Time m_slice_slot_out_ps = 1;       // one sector's time on a slice's output port
   std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
   std::vector<SlotCalendar> m_slice_out;
   std::vector<SlotCalendar> m_gpc_in;  // noc.gpc_port_bytes_per_cycle; empty: none

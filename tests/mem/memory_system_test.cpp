@@ -246,6 +246,40 @@ TEST(MemorySystem, SmsOfOneGpcShareItsResponsePort) {
   }
 }
 
+// noc.gpc_hol_slack_cycles: a slice's output queue serves every GPC in order, so responses that
+// GPC 0's port (32 B per cycle: 4 cycles a line) cannot take hold the slice for the rest of their
+// wait, and a read of GPC 1 (SM 2) from the same slice waits behind them. Four lines on one
+// slice, made L2 hits; the slice serves a line a cycle (128 B per cycle), so the four reads at t
+// are ready to leave it at t + 200, 201, 202, 203; GPC 0's three take its port at 200, 204, 208
+// (waits 0, 3, 6 cycles).
+TEST(MemorySystem, ACongestedGpcPortHoldsItsSlicesOutputWhenAsked) {
+  for (const int slack : {-1, 0, 2}) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"sm.count=4", "noc.model=ports", "noc.slice_port_bytes_per_cycle=1024",
+                             "noc.sm_port_bytes_per_cycle=1024", "noc.gpc_port_bytes_per_cycle=32",
+                             "noc.gpc_hol_slack_cycles=" + std::to_string(slack)});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    std::vector<uint64_t> lines;  // four lines on slice 0
+    for (uint64_t l = 0; lines.size() < 4; ++l) {
+      if (mem.slice_of(l) == 0) {
+        lines.push_back(l);
+        mem.access(read(l, 0), 0);
+      }
+    }
+    const Time t = 10'000 * kNs;
+    EXPECT_EQ(mem.access(read(lines[0], 0), t), t + 200 * kNs);
+    EXPECT_EQ(mem.access(read(lines[1], 1), t), t + 204 * kNs);
+    EXPECT_EQ(mem.access(read(lines[2], 0), t), t + 208 * kNs);
+    // Off: GPC 1's read leaves the slice at 203 and its own port is idle. Slack 0: the second
+    // response holds the slice's output 3 cycles from 201 (to 204), so the third leaves at 204,
+    // waits ~4 more at GPC 0's port and holds the output to ~208: GPC 1's read waits to ~208.
+    // Slack 2: holds of 1 cycle (201-202) and ~4 (202-206): to ~206. Holds are whole sector
+    // slots of the slice's port (31 ps at 1024 B per cycle), hence the picoseconds past the cycle.
+    const Time expected = slack < 0 ? 203'000 : slack == 0 ? 208'139 : 206'124;
+    EXPECT_EQ(mem.access(read(lines[3], 2), t), t + expected) << slack;
+  }
+}
+
 // The 2048-byte stride that broke a low-bit hash in Sim-FA, and the 16 KB row stride of GEMM
 // tiles: IPOLY spreads both over every slice; Sim-FA's XOR hash does not for 96 slices.
 TEST(MemorySystem, IpolyHashSpreadsPowerOfTwoStrides) {
