@@ -268,13 +268,16 @@ case "$part" in
     #   tpceven: the even SM of every TPC streams (66), its odd partner is quiet
     #   gpc1even: the 8 even SMs of GPC 1 stream; GPC 1's odd SMs and every other GPC are quiet
     #   gpc1, gpc12, gpc14 (GPCQUIET_SETS="gpc1 gpc12 gpc14"): all SMs of GPC 1, of GPCs 1 and 2
-    #   (one half of the slices), of GPCs 1 and 4 (one GPC of each half)
+    #   (one half of the slices), of GPCs 1 and 4 (one GPC of each half); gpc6 (its 18 SMs: does
+    #   the GPC hold them under the ~73 GB/s each that 16 reach?), gpc0 (8 SMs and the side unit's 8)
     build loaded_latency
     for set in ${GPCQUIET_SETS:-gpc1234 tpceven gpc1even}; do
       case $set in
         gpc1) sms=2,3,18,19,34,35,50,51,64,65,78,79,92,93,106,107 ;;
         gpc12) sms=2,3,4,5,18,19,20,21,34,35,36,37,50,51,52,53,64,65,66,67,78,79,80,81,92,93,94,95,106,107,108,109 ;;
         gpc14) sms=2,3,8,9,18,19,24,25,34,35,40,41,50,51,56,57,64,65,70,71,78,79,84,85,92,93,98,99,106,107,112,113 ;;
+        gpc6) sms=12,13,28,29,44,45,60,61,74,75,88,89,102,103,116,117,120,121 ;;
+        gpc0) sms=0,1,16,17,32,33,48,49,124,125,126,127,128,129,130,131 ;;
         gpc1234) sms=2,3,4,5,6,7,8,9,18,19,20,21,22,23,24,25,34,35,36,37,38,39,40,41,50,51,52,53,54,55,56,57,64,65,66,67,68,69,70,71,78,79,80,81,82,83,84,85,92,93,94,95,96,97,98,99,106,107,108,109,110,111,112,113 ;;
         tpceven) sms=$(seq -s, 0 2 130) ;;
         gpc1even) sms=2,18,34,50,64,78,92,106 ;;
