@@ -30,8 +30,8 @@ of the slices that serves their hits (--halves GPCS, default the H100's micro_l2
 halves: GPCs 0, 4, 5, 6 and the side unit / 1, 2, 3, 7; GPCs from configs/G.yaml's
 sm.tpc_gpcs), each group's median over its SMs of their probe p10 / median / p90. With --sim, the
 model's rows for the same set (asyncsim micro loaded_latency, probes PROBE_SETbusy /
-PROBE_SETquiet, SET from the file name): p10 / median / p90 of the pooled samples of the streaming
-(S) and the quiet (q) CTAs.
+PROBE_SETquietA / PROBE_SETquietB, SET from the file name): p10 / median / p90 of the pooled
+samples of the streaming (S) CTAs and of the quiet ones of each half (qA, qB).
 """
 import argparse
 import csv
@@ -137,8 +137,9 @@ def stream_sets(paths, gpu, halves, binary=None, sets=()):
                     cells.append(f"{key} {len(g)}: {med[0]:.0f} / {med[1]:.0f} / {med[2]:.0f}")
                 print(f"{probe} S={slots}: " + " | ".join(cells))
         if binary:
-            name = os.path.basename(path)[len("micro_loaded_latency_"):-len(".csv")]
-            probes = ",".join(f"{p}_{name}{w}" for p in ("dram", "l2hot") for w in ("busy", "quiet"))
+            name = os.path.basename(path)[len("micro_loaded_latency_"):-len(".csv")].split("_")[0]
+            probes = ",".join(f"{p}_{name}{w}" for p in ("dram", "l2hot")
+                              for w in ("busy", "quietA", "quietB"))
             cmd = [binary, "micro", "loaded_latency", "--gpu", gpu, "--where", f"probe={probes}", "--jobs", "2"]
             for kv in sets:
                 cmd += ["--set", kv]
@@ -146,7 +147,7 @@ def stream_sets(paths, gpu, halves, binary=None, sets=()):
             model = [r for r in csv.DictReader(line for line in out.splitlines() if not line.startswith("#"))]
             print(f"## model ({' '.join(cmd[1:])}): pooled p10 / median / p90, stream GB/s")
             for r in model:
-                who = "S" if r["probe"].endswith("busy") else "q"
+                who = "S" if r["probe"].endswith("busy") else "q" + r["probe"][-1]
                 print(f"{r['probe']} S={r['slots']}: {who} {r['p10']} / {r['median']} / {r['p90']}, "
                       f"{r['stream_gbps']} GB/s")
 

@@ -9,7 +9,8 @@
 // and the slices with the DRAM idle. next_batch.sh gpcquiet (probes PROBE_SETbusy and
 // PROBE_SETquiet): that stream from a set of SMs only (LOADED_STREAM_SMS), the others probe
 // alone: SET gpc1234 (the SMs of GPCs 1-4), tpceven (every TPC's even SM), gpc1even (GPC 1's even
-// SMs), by the SM a CTA runs on.
+// SMs), gpc1, gpc12, gpc14, gpc6, gpc0 (GPC 1's SMs, GPCs 1 and 2's, GPCs 1 and 4's, GPC 6's,
+// GPC 0's with the side unit's), by the SM a CTA runs on.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -49,19 +50,37 @@ const std::vector<std::string> kColumns = {
 // (micro_sm_map.csv on the H200 and the H100: TPCs 0-31 in GPC t mod 8, TPCs 32-59 in GPC
 // 1 + (t - 32) mod 7, TPCs 60-65 in GPCs 6, 7 and the side unit); "" for a set of no such name.
 std::string stream_set_condition(const std::string& set) {
-  const std::string gpc1234 =
-      "(sm / 2 < 32 && sm / 2 % 8 >= 1 && sm / 2 % 8 <= 4) || "
-      "(sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 <= 3)";
-  const std::string gpc1 =
-      "(sm / 2 < 32 && sm / 2 % 8 == 1) || (sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 == 0)";
+  // GPC g >= 1: TPCs t < 32 with t mod 8 = g, TPCs 32-59 with (t - 32) mod 7 = g - 1.
+  const auto gpc = [](int g) {
+    return fmt::format(
+        "(sm / 2 < 32 && sm / 2 % 8 == {}) || (sm / 2 >= 32 && sm / 2 < 60 && "
+        "(sm / 2 - 32) % 7 == {})",
+        g, g - 1);
+  };
   if (set == "gpc1234") {
-    return gpc1234;
+    return "(sm / 2 < 32 && sm / 2 % 8 >= 1 && sm / 2 % 8 <= 4) || "
+           "(sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 <= 3)";
   }
   if (set == "tpceven") {
     return "sm % 2 == 0";
   }
   if (set == "gpc1even") {
-    return "sm % 2 == 0 && (" + gpc1 + ")";
+    return "sm % 2 == 0 && (" + gpc(1) + ")";
+  }
+  if (set == "gpc1") {
+    return gpc(1);
+  }
+  if (set == "gpc12") {
+    return gpc(1) + " || " + gpc(2);
+  }
+  if (set == "gpc14") {
+    return gpc(1) + " || " + gpc(4);
+  }
+  if (set == "gpc6") {  // and TPC 60
+    return gpc(6) + " || sm / 2 == 60";
+  }
+  if (set == "gpc0") {  // TPCs 0, 8, 16, 24 and the side unit's 62-65
+    return "(sm / 2 < 32 && sm / 2 % 8 == 0) || sm / 2 >= 62";
   }
   return "";
 }
@@ -135,7 +154,8 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
 enum class Pool { kAll, kQuiet, kStreaming };
 void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool pool,
                   program::Op probe_op, int slots, int copies, std::vector<int64_t>& pooled,
-                  std::vector<double>& gbps, double& inside, bool by_issue) {
+                  std::vector<double>& gbps, double& inside, bool by_issue,
+                  const std::vector<bool>& pooled_ctas) {
   const auto ctas = static_cast<size_t>(c.sm.count);
   // A CTA streams unless it is quiet: by --quiet's rule, or (a stream set) if it issued nothing
   // in the stream role.
@@ -173,7 +193,8 @@ void pool_samples(const std::vector<IssueMark>& trace, const GpuConfig& c, Pool 
   int kept = 0;
   int ended_inside = 0;
   for (size_t cta = 0; cta < ctas; ++cta) {
-    if ((pool == Pool::kQuiet && streams(cta)) || (pool == Pool::kStreaming && !streams(cta))) {
+    if ((pool == Pool::kQuiet && streams(cta)) || (pool == Pool::kStreaming && !streams(cta)) ||
+        (!pooled_ctas.empty() && !pooled_ctas[cta])) {
       continue;
     }
     // A stream set's streaming CTAs keep what ended before their own stream did (the .cu's
@@ -224,9 +245,10 @@ std::vector<MicroRow> loaded_points() {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
   }
-  for (const char* set : {"gpc1234", "tpceven", "gpc1even"}) {
+  for (const char* set :
+       {"gpc1234", "tpceven", "gpc1even", "gpc1", "gpc12", "gpc14", "gpc6", "gpc0"}) {
     for (const char* probe : {"dram", "l2hot"}) {
-      for (const char* who : {"busy", "quiet"}) {
+      for (const char* who : {"busy", "quiet", "quietA", "quietB"}) {
         for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
           out.push_back({{"probe", fmt::format("{}_{}{}", probe, set, who)},
                          {"slots", s(slots)},
@@ -249,15 +271,19 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   const std::string kind = cut == std::string::npos ? "" : name.substr(cut + 1);
   // --hit-stream rows: PROBE_hitstream; with --quiet too PROBE_hitquiet / PROBE_hitbusy.
   // next_batch.sh gpcquiet's rows: PROBE_SETbusy / PROBE_SETquiet (the hit stream from SET's SMs).
+  // PROBE_SETquietA / PROBE_SETquietB: the quiet SMs of one half of the slices that serve hits
+  // (the H100's micro_l2_halfmap.csv: A GPCs 0, 4, 5, 6 and the side unit, B GPCs 1, 2, 3, 7).
   std::string stream_set;
-  for (const char* who : {"busy", "quiet"}) {
-    const std::string w(who);
-    if (kind.size() > w.size() && kind.ends_with(w) &&
-        !stream_set_condition(kind.substr(0, kind.size() - w.size())).empty()) {
-      stream_set = kind.substr(0, kind.size() - w.size());
+  std::string who;
+  for (const char* w : {"busy", "quiet", "quietA", "quietB"}) {
+    const std::string x(w);
+    if (kind.size() > x.size() && kind.ends_with(x) &&
+        !stream_set_condition(kind.substr(0, kind.size() - x.size())).empty()) {
+      stream_set = kind.substr(0, kind.size() - x.size());
+      who = x;
     }
   }
-  const bool set_quiet = !stream_set.empty() && kind.ends_with("quiet");
+  const bool set_quiet = !stream_set.empty() && who != "busy";
   const bool quiet_cta = kind == "quiet" || kind == "hitquiet" || set_quiet;
   const bool quiet = quiet_cta || kind == "stream" || kind == "hitbusy" || !stream_set.empty();
   const bool hit_stream =
@@ -266,11 +292,13 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   if (quiet || hit_stream
           ? probe != "dram" && probe != "l2hot"
           : probe != "dram" && probe != "l2" && probe != "tma_dram" && probe != "l2hot") {
-    throw_input_error("micro loaded_latency",
-                      "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
-                      "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet, "
-                      "_hitbusy or _SETbusy / _SETquiet (SET gpc1234, tpceven, gpc1even), got '{}'",
-                      name);
+    throw_input_error(
+        "micro loaded_latency",
+        "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
+        "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet, "
+        "_hitbusy or _SETbusy / _SETquiet / _SETquietA / _SETquietB (SET gpc1234, tpceven, "
+        "gpc1even, gpc1, gpc12, gpc14, gpc6, gpc0), got '{}'",
+        name);
   }
   // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.
   const bool dram = probe != "l2" && probe != "l2hot";
@@ -300,6 +328,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
     ro.issue_trace = &trace;
     ro.trace_every_role = true;
     ro.trace_every_cta = true;
+    ro.record_ctas = who == "quietA" || who == "quietB";
     std::vector<const program::Kernel*> seq;
     if (!dram) {
       seq.push_back(&touch);
@@ -308,13 +337,22 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
       seq.push_back(&warm);
     }
     seq.push_back(&k);
-    micro_sequence(seq, c, ro);
+    const std::vector<SimResult> runs = micro_sequence(seq, c, ro);
+    std::vector<bool> pooled_ctas;  // quietA / quietB: the CTAs on that half's SMs
+    if (ro.record_ctas) {
+      pooled_ctas.assign(static_cast<size_t>(c.sm.count), false);
+      for (const CtaRecord& r : runs.back().cta_records) {
+        const int g = gpc_of_sm(c.sm, r.sm);
+        const bool a = g == 0 || g == 4 || g == 5 || g == 6;
+        pooled_ctas[static_cast<size_t>(r.cta)] = a == (who == "quietA");
+      }
+    }
     // With no stream (slots = 0) a stream set's rows hold every CTA's samples, as the .cu's.
     const Pool pool = !quiet || (slots == 0 && !stream_set.empty()) ? Pool::kAll
                       : quiet_cta                                   ? Pool::kQuiet
                                                                     : Pool::kStreaming;
     pool_samples(trace, c, pool, bulk ? program::Op::kMbArriveExpectTx : program::Op::kLdGlobal,
-                 slots, copies, pooled, gbps, inside, !stream_set.empty());
+                 slots, copies, pooled, gbps, inside, !stream_set.empty(), pooled_ctas);
   }
   std::sort(gbps.begin(), gbps.end());
   MicroRow row = key;

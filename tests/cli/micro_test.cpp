@@ -556,14 +556,15 @@ TEST(Micro, LoadedLatencyHitStreamLoadsTheL2) {
 // next_batch.sh gpcquiet's rows stream from the SMs of a set, by the SM a CTA runs on: GPC 1's
 // 8 even SMs (gpc1even) against every TPC's even SM (tpceven, 66); with no stream every CTA's
 // samples count, with one a set's busy row holds only its streaming CTAs' and the quiet row the
-// others'.
+// others'; quietA those of the quiet CTAs on the 66 SMs of GPCs 0, 4, 5, 6 and the side unit.
 TEST(Micro, LoadedLatencyStreamSetsStreamFromTheirSms) {
   const Outcome o =
       run("micro loaded_latency --where probe=l2hot_tpcevenbusy,l2hot_gpc1evenbusy,"
-          "l2hot_gpc1evenquiet --where slots=0,4 --max-bytes 67108864 --jobs 2");
+          "l2hot_gpc1evenquiet,l2hot_gpc1evenquietA --where slots=0,4 --max-bytes 67108864 "
+          "--jobs 2");
   ASSERT_EQ(o.code, 0) << o.out;
   const auto r = rows(o.out);
-  ASSERT_EQ(r.size(), 6u) << o.out;  // tpceven busy, gpc1even busy, gpc1even quiet; 0 and 4 slots
+  ASSERT_EQ(r.size(), 8u) << o.out;  // tpceven busy, gpc1even busy / quiet / quietA; 0, 4 slots
   EXPECT_EQ(r[0][0], "l2hot_tpcevenbusy");
   EXPECT_EQ(r[2][0], "l2hot_gpc1evenbusy");
   EXPECT_EQ(r[4][0], "l2hot_gpc1evenquiet");
@@ -581,6 +582,10 @@ TEST(Micro, LoadedLatencyStreamSetsStreamFromTheirSms) {
   EXPECT_LE(std::stoi(r[3][6]), 3 * 8 * 247) << o.out;
   EXPECT_GT(std::stoi(r[3][6]), 0) << o.out;
   EXPECT_GT(std::stoi(r[5][6]), 3 * 8 * 247) << o.out;
+  EXPECT_EQ(r[6][0], "l2hot_gpc1evenquietA");
+  EXPECT_EQ(r[6][6], std::to_string(3 * 66 * 247)) << o.out;
+  EXPECT_GT(std::stoi(r[7][6]), 0) << o.out;
+  EXPECT_LT(std::stoi(r[7][6]), std::stoi(r[5][6])) << o.out;  // of the 124 quiet CTAs, 66
 }
 
 }  // namespace
