@@ -9,8 +9,8 @@
 // and the slices with the DRAM idle. next_batch.sh gpcquiet (probes PROBE_SETbusy and
 // PROBE_SETquiet): that stream from a set of SMs only (LOADED_STREAM_SMS), the others probe
 // alone: SET gpc1234 (the SMs of GPCs 1-4), tpceven (every TPC's even SM), gpc1even (GPC 1's even
-// SMs), gpc1, gpc12, gpc14, gpc6, gpc0 (GPC 1's SMs, GPCs 1 and 2's, GPCs 1 and 4's, GPC 6's,
-// GPC 0's with the side unit's), by the SM a CTA runs on.
+// SMs), gpc12, gpc14 (GPCs 1 and 2's, 1 and 4's), gpc0 (GPC 0's with the side unit's), gpc1 ...
+// gpc7 (one GPC's), by the SM a CTA runs on.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,17 +67,15 @@ std::string stream_set_condition(const std::string& set) {
   if (set == "gpc1even") {
     return "sm % 2 == 0 && (" + gpc(1) + ")";
   }
-  if (set == "gpc1") {
-    return gpc(1);
-  }
   if (set == "gpc12") {
     return gpc(1) + " || " + gpc(2);
   }
   if (set == "gpc14") {
     return gpc(1) + " || " + gpc(4);
   }
-  if (set == "gpc6") {  // and TPC 60
-    return gpc(6) + " || sm / 2 == 60";
+  if (set.size() == 4 && set.starts_with("gpc") && set[3] >= '1' && set[3] <= '7') {
+    const int g = set[3] - '0';  // GPCs 6 and 7 have TPCs 60 and 61 too
+    return g < 6 ? gpc(g) : gpc(g) + fmt::format(" || sm / 2 == {}", 54 + g);
   }
   if (set == "gpc0") {  // TPCs 0, 8, 16, 24 and the side unit's 62-65
     return "(sm / 2 < 32 && sm / 2 % 8 == 0) || sm / 2 >= 62";
@@ -245,8 +243,8 @@ std::vector<MicroRow> loaded_points() {
       out.push_back({{"probe", probe}, {"slots", s(slots)}, {"rep", "all"}});
     }
   }
-  for (const char* set :
-       {"gpc1234", "tpceven", "gpc1even", "gpc1", "gpc12", "gpc14", "gpc6", "gpc0"}) {
+  for (const char* set : {"gpc1234", "tpceven", "gpc1even", "gpc12", "gpc14", "gpc0", "gpc1",
+                          "gpc2", "gpc3", "gpc4", "gpc5", "gpc6", "gpc7"}) {
     for (const char* probe : {"dram", "l2hot"}) {
       for (const char* who : {"busy", "quiet", "quietA", "quietB"}) {
         for (const int slots : {0, 1, 2, 3, 4, 6, 8, 16}) {
@@ -297,7 +295,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
         "probe: expected dram, l2, tma_dram, l2hot, dram_quiet, dram_stream, "
         "l2hot_quiet, l2hot_stream or dram / l2hot with _hitstream, _hitquiet, "
         "_hitbusy or _SETbusy / _SETquiet / _SETquietA / _SETquietB (SET gpc1234, tpceven, "
-        "gpc1even, gpc1, gpc12, gpc14, gpc6, gpc0), got '{}'",
+        "gpc1even, gpc12, gpc14, gpc0 ... gpc7), got '{}'",
         name);
   }
   // probe=l2hot: the l2 probe over the region's first 32 KB, which the stream cannot evict.

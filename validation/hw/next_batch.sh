@@ -269,18 +269,25 @@ case "$part" in
     #   gpc1even: the 8 even SMs of GPC 1 stream; GPC 1's odd SMs and every other GPC are quiet
     #   gpc1, gpc12, gpc14 (GPCQUIET_SETS="gpc1 gpc12 gpc14"): all SMs of GPC 1, of GPCs 1 and 2
     #   (one half of the slices), of GPCs 1 and 4 (one GPC of each half); gpc6 (its 18 SMs: does
-    #   the GPC hold them under the ~73 GB/s each that 16 reach?), gpc0 (8 SMs and the side unit's 8)
+    #   the GPC hold them under the ~73 GB/s each that 16 reach?), gpc0 (8 SMs and the side unit's 8),
+    #   gpc2 ... gpc7: each GPC alone, for the map of which GPCs a congested one makes wait
     build loaded_latency
     for set in ${GPCQUIET_SETS:-gpc1234 tpceven gpc1even}; do
       case $set in
         gpc1) sms=2,3,18,19,34,35,50,51,64,65,78,79,92,93,106,107 ;;
         gpc12) sms=2,3,4,5,18,19,20,21,34,35,36,37,50,51,52,53,64,65,66,67,78,79,80,81,92,93,94,95,106,107,108,109 ;;
         gpc14) sms=2,3,8,9,18,19,24,25,34,35,40,41,50,51,56,57,64,65,70,71,78,79,84,85,92,93,98,99,106,107,112,113 ;;
+        gpc2) sms=4,5,20,21,36,37,52,53,66,67,80,81,94,95,108,109 ;;
+        gpc3) sms=6,7,22,23,38,39,54,55,68,69,82,83,96,97,110,111 ;;
+        gpc4) sms=8,9,24,25,40,41,56,57,70,71,84,85,98,99,112,113 ;;
+        gpc5) sms=10,11,26,27,42,43,58,59,72,73,86,87,100,101,114,115 ;;
+        gpc7) sms=14,15,30,31,46,47,62,63,76,77,90,91,104,105,118,119,122,123 ;;
         gpc6) sms=12,13,28,29,44,45,60,61,74,75,88,89,102,103,116,117,120,121 ;;
         gpc0) sms=0,1,16,17,32,33,48,49,124,125,126,127,128,129,130,131 ;;
         gpc1234) sms=2,3,4,5,6,7,8,9,18,19,20,21,22,23,24,25,34,35,36,37,38,39,40,41,50,51,52,53,54,55,56,57,64,65,66,67,68,69,70,71,78,79,80,81,82,83,84,85,92,93,94,95,96,97,98,99,106,107,108,109,110,111,112,113 ;;
         tpceven) sms=$(seq -s, 0 2 130) ;;
         gpc1even) sms=2,18,34,50,64,78,92,106 ;;
+        *) echo "gpcquiet: unknown set $set" >&2; continue ;;
       esac
       python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --per-sm --hit-stream, LOADED_STREAM_SMS=$sms ($set)] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with the stream over an 8 MiB region every SM read before each launch, by the listed SMs only; every SM probes (dram and l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point); a streaming SM's samples count if they ended before its own stream did, a quiet SM's (stream_us 0) if they ended before the first streaming CTA's stream did (%globaltimer); one row per SM and point (columns probe,slots,smid,samples,p10,median,p90,stream_us)" > "$OUT/micro_loaded_latency_$set.csv"
       LOADED_STREAM_SMS="$sms" timeout 240 "$BUILD/loaded_latency" --per-sm --hit-stream >> "$OUT/micro_loaded_latency_$set.csv" || echo "loaded_latency $set failed: $?"
