@@ -270,7 +270,8 @@ case "$part" in
     #   gpc1, gpc12, gpc14 (GPCQUIET_SETS="gpc1 gpc12 gpc14"): all SMs of GPC 1, of GPCs 1 and 2
     #   (one half of the slices), of GPCs 1 and 4 (one GPC of each half); gpc6 (its 18 SMs: does
     #   the GPC hold them under the ~73 GB/s each that 16 reach?), gpc0 (8 SMs and the side unit's 8),
-    #   gpc2 ... gpc7: each GPC alone, for the map of which GPCs a congested one makes wait
+    #   gpc2 ... gpc7: each GPC alone, for the map of which GPCs a congested one makes wait;
+    #   gpc6x, gpc7x: GPCs 6 and 7 without TPCs 60 and 61 (SMs 120-123), 16 SMs each
     build loaded_latency
     for set in ${GPCQUIET_SETS:-gpc1234 tpceven gpc1even}; do
       case $set in
@@ -284,6 +285,8 @@ case "$part" in
         gpc7) sms=14,15,30,31,46,47,62,63,76,77,90,91,104,105,118,119,122,123 ;;
         gpc6) sms=12,13,28,29,44,45,60,61,74,75,88,89,102,103,116,117,120,121 ;;
         gpc0) sms=0,1,16,17,32,33,48,49,124,125,126,127,128,129,130,131 ;;
+        gpc6x) sms=12,13,28,29,44,45,60,61,74,75,88,89,102,103,116,117 ;;
+        gpc7x) sms=14,15,30,31,46,47,62,63,76,77,90,91,104,105,118,119 ;;
         gpc1234) sms=2,3,4,5,6,7,8,9,18,19,20,21,22,23,24,25,34,35,36,37,38,39,40,41,50,51,52,53,54,55,56,57,64,65,66,67,68,69,70,71,78,79,80,81,82,83,84,85,92,93,94,95,96,97,98,99,106,107,108,109,110,111,112,113 ;;
         tpceven) sms=$(seq -s, 0 2 130) ;;
         gpc1even) sms=2,18,34,50,64,78,92,106 ;;
