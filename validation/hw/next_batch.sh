@@ -55,7 +55,7 @@
 #           loaded_latency --compare validation/data/h200/micro_loaded_latency_hitstream.csv`
 #   hitquiet: OUT/micro_loaded_latency_hitquiet.csv -> validation/data/h200/ (PROBE_hitquiet against
 #           PROBE_hitbusy rows of the same launches)
-#   gpcquiet: OUT/micro_loaded_latency_{gpc1234,tpceven,gpc1even}.csv (or GPCQUIET_SETS's) (per SM rows as persm's) -> validation/data/h200/
+#   gpcquiet: OUT/micro_sm_map.csv (this chip's map), OUT/micro_loaded_latency_{gpc1234,tpceven,gpc1even}.csv (or GPCQUIET_SETS's) (per SM rows as persm's) -> validation/data/h200/
 #           (or h100/), then `python3 validation/loaded_per_sm.py --quiet-sets FILE...`
 #   persm:  OUT/micro_loaded_latency_hitstream_sm.csv, OUT/micro_loaded_latency_sm.csv -> validation/data/h200/
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
@@ -272,6 +272,9 @@ case "$part" in
     #   the GPC hold them under the ~73 GB/s each that 16 reach?), gpc0 (8 SMs and the side unit's 8),
     #   gpc2 ... gpc7: each GPC alone, for the map of which GPCs a congested one makes wait;
     #   gpc6x, gpc7x: GPCs 6 and 7 without TPCs 60 and 61 (SMs 120-123), 16 SMs each
+    # Each call may get another chip, whose SMs may sit in other GPCs: its own SM map first
+    # (micro_sm_map.csv; python3 validation/sm_map.py FILE), so the sets can be read by it.
+    timed sm_map
     build loaded_latency
     for set in ${GPCQUIET_SETS:-gpc1234 tpceven gpc1even}; do
       case $set in
