@@ -27,7 +27,7 @@
 #   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
 #   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
 #   LOADED_STREAM_SMS=0,2,... PART_TAG=T bash validation/hw/next_batch.sh partncu $OUT  # only those SMs stream hits, under ncu (~1 min)
-#   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min)
+#   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min; with the chip's sm_map)
 #   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 # Each part builds what it runs. What comes back, and how to read it:
@@ -189,7 +189,9 @@ case "$part" in
     done
     ;;
   tmapart)
-    # helper SM 0 (micro_tma_partition.csv), then helper SM 2 of the other partition
+    # helper SM 0 (micro_tma_partition.csv), then helper SM 2 of the other partition; the chip's
+    # SM map first (micro_sm_map.csv: each call may get another chip, see gpcquiet)
+    timed sm_map
     timed tma_partition
     MICRO_NAMES=tma_partition MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT/helper2" "--helper 2"
     mv "$OUT/helper2/micro_tma_partition.csv" "$OUT/micro_tma_partition_helper2.csv"
@@ -303,7 +305,9 @@ case "$part" in
     # Which SMs read hits from the same half of the slices as SM 0: for each SM s (HALF_SMS, default
     # the even SMs 2-130, one per TPC) SMs 0 and s stream L2 hits (S = 16, l2hot launches 45-47) under
     # ncu. Same half: the idlest slice keeps only the probes' requests (~230); other half: every slice
-    # gets one SM's share (~+960). Rows: sm0,sm,launch,req_sum,req_max,req_min,fabric_sectors
+    # gets one SM's share (~+960). Rows: sm0,sm,launch,req_sum,req_max,req_min,fabric_sectors.
+    # The chip's SM map first (micro_sm_map.csv: each call may get another chip, see gpcquiet).
+    timed sm_map
     build loaded_latency
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[halfmap] loaded_latency.cu --hit-stream with LOADED_STREAM_SMS=0,s for each s under ncu --cache-control none --kernel-name regex:loaded_kernel --launch-skip 45 --launch-count 3 (probe l2hot, S = 16) with lts__t_requests_srcunit_tex_op_read.sum/.max/.min and lts__t_sectors_srcunit_ltcfabric.sum" > "$OUT/micro_l2_halfmap.csv"
     echo "sm0,sm,launch,req_sum,req_max,req_min,fabric_sectors" >> "$OUT/micro_l2_halfmap.csv"
