@@ -48,39 +48,35 @@ const std::vector<std::string> kColumns = {
 
 // next_batch.sh gpcquiet's sets as conditions on the SM a CTA runs on, GPCs by sm.tpc_gpcs
 // (micro_sm_map.csv on the H200 and the H100: TPCs 0-31 in GPC t mod 8, TPCs 32-59 in GPC
-// 1 + (t - 32) mod 7, TPCs 60-65 in GPCs 6, 7 and the side unit); "" for a set of no such name.
+// 1 + (t - 32) mod 7, TPCs 60 and 61 in GPCs 6 and 7, 62-65 the side unit); "" for a set of no
+// such name. gpcDIGITS (digits 1-7): the SMs of those GPCs; gpc0: GPC 0's and the side unit's.
 std::string stream_set_condition(const std::string& set) {
-  // GPC g >= 1: TPCs t < 32 with t mod 8 = g, TPCs 32-59 with (t - 32) mod 7 = g - 1.
   const auto gpc = [](int g) {
     return fmt::format(
         "(sm / 2 < 32 && sm / 2 % 8 == {}) || (sm / 2 >= 32 && sm / 2 < 60 && "
-        "(sm / 2 - 32) % 7 == {})",
-        g, g - 1);
+        "(sm / 2 - 32) % 7 == {}){}",
+        g, g - 1, g >= 6 ? fmt::format(" || sm / 2 == {}", 54 + g) : "");
   };
-  if (set == "gpc1234") {
-    return "(sm / 2 < 32 && sm / 2 % 8 >= 1 && sm / 2 % 8 <= 4) || "
-           "(sm / 2 >= 32 && sm / 2 < 60 && (sm / 2 - 32) % 7 <= 3)";
-  }
   if (set == "tpceven") {
     return "sm % 2 == 0";
   }
   if (set == "gpc1even") {
     return "sm % 2 == 0 && (" + gpc(1) + ")";
   }
-  if (set == "gpc12") {
-    return gpc(1) + " || " + gpc(2);
-  }
-  if (set == "gpc14") {
-    return gpc(1) + " || " + gpc(4);
-  }
-  if (set.size() == 4 && set.starts_with("gpc") && set[3] >= '1' && set[3] <= '7') {
-    const int g = set[3] - '0';  // GPCs 6 and 7 have TPCs 60 and 61 too
-    return g < 6 ? gpc(g) : gpc(g) + fmt::format(" || sm / 2 == {}", 54 + g);
-  }
   if (set == "gpc0") {  // TPCs 0, 8, 16, 24 and the side unit's 62-65
     return "(sm / 2 < 32 && sm / 2 % 8 == 0) || sm / 2 >= 62";
   }
-  return "";
+  if (set.size() < 4 || !set.starts_with("gpc")) {
+    return "";
+  }
+  std::string any;
+  for (size_t i = 3; i < set.size(); ++i) {
+    if (set[i] < '1' || set[i] > '7') {
+      return "";
+    }
+    any += (any.empty() ? "" : " || ") + gpc(set[i] - '0');
+  }
+  return any;
 }
 
 // The kernel: role 0 the probe, role 1 the stream.

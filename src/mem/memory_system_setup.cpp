@@ -174,9 +174,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_sm_in.assign(static_cast<size_t>(config.sm.count), slot(m_sm_port_ps_per_byte));
     m_sm_out_free.assign(static_cast<size_t>(config.sm.count), 0);
     m_slice_in_free.assign(static_cast<size_t>(m_num_slices), 0);
-    m_slice_out.assign(static_cast<size_t>(m_num_slices), slot(m_slice_port_ps_per_byte));
     m_slice_slot_out_ps =
         std::max<Time>(1, static_cast<Time>(m_sector_bytes * m_slice_port_ps_per_byte + 0.5));
+    m_slice_out.assign(static_cast<size_t>(m_num_slices), SlotCalendar(m_slice_slot_out_ps));
     if (config.mem.noc_gpc_hol_slack_cycles >= 0) {
       m_gpc_hol_slack_ps = m_l2_clock.cycles(config.mem.noc_gpc_hol_slack_cycles);
     }
