@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+from datafile import open_text
+
 GEMM_COLS = ["kernel", "variant", "split", "M", "N", "K", "BM", "BN", "BK", "stages", "warps",
              "cycles", "duration_ns", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
              "l2_bytes", "do_bench_us", "rel_err"]
@@ -53,7 +55,7 @@ def is_num(s):
 def check_file(path):
     errs = []
     name = os.path.basename(path)
-    with open(path, newline="") as f:
+    with open_text(path, newline="") as f:
         lines = f.read().splitlines()
     comments = [ln for ln in lines if ln.startswith("#")]
     body = [ln for ln in lines if ln and not ln.startswith("#")]
@@ -114,7 +116,7 @@ def main(argv):
     micro_only = "--micro-only" in argv
     argv = [a for a in argv if a != "--micro-only"]
     d = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "h200")
-    files = sorted(f for f in os.listdir(d) if f.endswith(".csv")) if os.path.isdir(d) else []
+    files = sorted(f for f in os.listdir(d) if f.endswith((".csv", ".csv.gz"))) if os.path.isdir(d) else []
     if not files:
         print(f"{d}: no CSV files")
         return 1

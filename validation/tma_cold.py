@@ -17,13 +17,13 @@ simulation (the flush) of its cold TMA loads, and one of the helper's loads then
 (pass 0) for the near / far split, read the same way (tma_partition.py's programs and timing).
 """
 import collections
-import glob
 import os
 import statistics
 import sys
 
 import sim_timeline
 import tma_partition
+from datafile import data_glob
 
 FAR = 430  # SM cycles: a pass-0 load above this is a far L2 hit (near ~330, far ~515)
 
@@ -104,10 +104,10 @@ def main():
             step, rest = 132 // int(rest[1]), rest[2:]
         summarise(f"model ({binary} {' '.join(rest)})", simulate(binary, step, rest), (6, 0))
         return
-    paths = args or sorted(glob.glob(os.path.join(tma_partition.DATA,
-                                                  "micro_tma_partition_cold_helper*.csv")))
+    paths = args or data_glob(os.path.join(tma_partition.DATA,
+                                          "micro_tma_partition_cold_helper*.csv"))
     for p in paths:
-        summarise(os.path.basename(p), tma_partition.load(p), (6, 7, 0))
+        summarise(os.path.basename(p).removesuffix(".gz"), tma_partition.load(p), (6, 7, 0))
 
 
 if __name__ == "__main__":

@@ -27,12 +27,12 @@ convention; sim_timeline.py).
 """
 import collections
 import csv
-import glob
 import os
 import statistics
 import sys
 
 import sim_timeline
+from datafile import data_glob, open_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "validation", "data", "h200")
@@ -42,7 +42,7 @@ SLOW = 60  # SM cycles above the median of all pass-1 loads of A: a line A's SMs
 
 def load(path):
     """{(helper, smid): {(line, pass): cycles}}"""
-    with open(path) as f:
+    with open_text(path) as f:
         rows = [r for r in csv.reader(f) if r and not r[0].startswith("#")]
     head = rows[0]
     out = collections.defaultdict(dict)
@@ -148,9 +148,9 @@ def main():
             step, rest = 132 // int(rest[1]), rest[2:]
         summarise(f"model ({binary} {' '.join(rest)})", simulate(binary, step, rest))
         return
-    paths = args or sorted(glob.glob(os.path.join(DATA, "micro_tma_partition*.csv")))
+    paths = args or data_glob(os.path.join(DATA, "micro_tma_partition*.csv"))
     for p in paths:
-        summarise(os.path.basename(p), load(p))
+        summarise(os.path.basename(p).removesuffix(".gz"), load(p))
 
 
 if __name__ == "__main__":
