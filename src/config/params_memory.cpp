@@ -307,6 +307,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
                          "each aligned block of dram.refresh_sync_pcs granules of a window picks "
                          "its group of pseudo-channels by a hash (false: the window takes one)",
                          [](GpuConfig& c) -> bool& { return c.mem.hbm.group_per_block; }));
+  s.push_back(bool_param("dram.refresh_by_bank_index",
+                         "per-bank refreshes go round the bank indices, bank b of every "
+                         "pseudo-channel in the b-th share of tREFI (false: blocks of "
+                         "dram.refresh_sync_pcs pseudo-channels staggered apart)",
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.refresh_by_bank_index; }));
   s.push_back(bool_param("dram.hash_upper",
                          "fold every address bit above dram.window_bytes into the "
                          "pseudo-channel choice (false: only the row bits)",

@@ -70,6 +70,10 @@ struct HbmParams {
   // granules fill) that refresh each bank index at the same moment: 1 = every pseudo-channel on
   // its own schedule.
   int refresh_sync_pcs = 1;
+  // Per-bank refreshes go round the bank indices, the whole chip's bank b in the b-th share of
+  // tREFI (pseudo-channels staggered within it), as a controller issues REFpb in bank order;
+  // false: the stagger of refresh_sync_pcs blocks (bank_refresh_offset).
+  bool refresh_by_bank_index = false;
   // A bank used within this long before its refresh is due postpones it (the controller serves
   // the queued reads and refreshes later, in an idle moment the model does not time), at most
   // kMaxPostponedRefreshes times in a row; 0: never postponed.
@@ -186,7 +190,15 @@ class HbmSystem {
   // stagger a stride coprime to the bank count, so neighbouring banks refresh far apart.
   // With dram.refresh_sync_pcs = S the pseudo-channels of an aligned block of S share it per bank
   // index: contiguous data over those S pseudo-channels meets one refresh, not S.
+  // With dram.refresh_by_bank_index the order is bank-major instead: every pseudo-channel's
+  // bank b within 1 / (banks per pseudo-channel) of tREFI, so the lines of one copy (one bank
+  // index per window) meet one refresh window, not one per block of pseudo-channels.
   Time bank_refresh_offset(int64_t i) const {
+    if (m_params.refresh_by_bank_index) {
+      const int64_t pc = i / m_banks_per_pc;
+      const int64_t bank = i % m_banks_per_pc;
+      return m_refi * (bank * m_num_pcs + pc) / (static_cast<int64_t>(m_banks_per_pc) * m_num_pcs);
+    }
     const int64_t sync = m_params.refresh_sync_pcs;
     const int64_t unit = i / (m_banks_per_pc * sync) * m_banks_per_pc + i % m_banks_per_pc;
     const auto total = static_cast<int64_t>(m_banks.size()) / sync;

@@ -219,6 +219,41 @@ TEST(Hbm, RefreshClosesRowsAndBlocksThePseudoChannel) {
   EXPECT_EQ(hbm.stats().refreshes, 1U);
 }
 
+// dram.refresh_by_bank_index: the chip refreshes bank b of every pseudo-channel in the b-th
+// share of tREFI, so the 32 granules of an 8 KB window (32 pseudo-channels, one bank index)
+// meet a refresh together, about as often as one granule does (a quarter of the time here);
+// staggered per pseudo-channel (refresh_sync_pcs 1) most windows have a granule in refresh.
+TEST(Hbm, RefreshByBankIndexRefreshesAWindowsGranulesTogether) {
+  const auto windows_waiting = [](bool by_bank) {
+    HbmParams p;
+    p.refresh_per_bank = true;
+    p.t_refi_ns = 4000;
+    p.t_rfcpb_ns = 1000;
+    p.refresh_by_bank_index = by_bank;
+    HbmSystem hbm(p);
+    int waiting = 0;
+    Time t = 0;
+    for (int i = 0; i < 64; ++i) {
+      // Every window at another moment of tREFI: 5-9 us apart, in an order unrelated to banks.
+      t += static_cast<Time>(5000 + i * uint64_t{2654435761} % 4001) * kNs;
+      const uint64_t window = static_cast<uint64_t>(i) * (uint64_t{1} << 24);
+      Time slowest = 0;
+      for (int g = 0; g < 32; ++g) {
+        slowest = std::max(slowest, hbm.access(window + 256 * static_cast<uint64_t>(g), 32, false, t) - t);
+      }
+      waiting += slowest > 300 * kNs ? 1 : 0;
+    }
+    return waiting;
+  };
+  const int by_bank = windows_waiting(true);
+  const int apart = windows_waiting(false);
+  std::printf("    windows with a granule in refresh: by bank index %d, apart %d of 64\n", by_bank,
+              apart);
+  EXPECT_GE(by_bank, 8);   // a quarter of 64 is 16 (17): the refresh is still met
+  EXPECT_LE(by_bank, 24);
+  EXPECT_GE(apart, 40);    // 32 granules on their own schedules: mostly one (51)
+}
+
 // dram.refresh_sync_pcs: the 8 granules of an aligned 2 KB (eight 256-B granules of one window,
 // in eight pseudo-channels at one bank index) meet a per-bank refresh all together or not at all
 // when those pseudo-channels refresh each bank index together; on their own schedules (1) some
