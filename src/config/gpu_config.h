@@ -177,6 +177,8 @@ struct MemParams {
   bool l2_copy_hit_touches_home = false;   // a read a near copy serves refreshes the home line
   // ... only once an SM of the home line's own partition has read or written it
   bool l2_home_refresh_needs_home_ref = false;
+  // The home line of a far read, unreferenced from its own partition, left least recently used.
+  bool l2_far_home_fill_lru = false;
   // A far read that misses at home fills the home line as well as its near copy (false: only
   // the copy; the home line is allocated by near readers and by writes).
   bool l2_far_miss_fills_home = true;

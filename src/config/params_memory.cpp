@@ -152,6 +152,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "keeps one live copy, the near one)",
       [](GpuConfig& c) -> bool& { return c.mem.l2_home_refresh_needs_home_ref; }));
   s.push_back(bool_param(
+      "l2.far_home_fill_lru",
+      "with l2.remote_copy, the home line a far read fills (or finds) while no SM of the home's "
+      "own partition has referenced it is left its set's least recently used: the near copy "
+      "holds the live data, the home goes first (false: most recently used, as every fill)",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_far_home_fill_lru; }));
+  s.push_back(bool_param(
       "l2.far_miss_fills_home",
       "with l2.remote_copy, a read from the far partition that misses at the home slice fills "
       "the home line as well as the reader's near copy (false: the data goes from DRAM to the "

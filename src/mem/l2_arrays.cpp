@@ -173,4 +173,17 @@ void MemorySystem::flush_dirty(Time end) {
   }
 }
 
+// The ways that were older than `r` one younger, `r` the oldest of the stamped ways (a way
+// without a stamp becomes one more stamped way, the oldest).
+void MemorySystem::demote(WayRef r) {
+  uint8_t* age = age_row(r.row);
+  const uint8_t old = age[r.w];
+  uint8_t stamped = 0;
+  for (int w = 0; w < m_ways; ++w) {
+    stamped = static_cast<uint8_t>(stamped + (age[w] != 0 ? 1 : 0));
+    age[w] = static_cast<uint8_t>(age[w] - (old != 0 && age[w] > old ? 1 : 0));
+  }
+  age[r.w] = old == 0 ? static_cast<uint8_t>(stamped + 1) : stamped;
+}
+
 }  // namespace asyncsim

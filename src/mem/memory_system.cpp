@@ -460,7 +460,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     valid(way) |= req.sectors;
     dirty(way) |= req.sectors;
-    reused(way) |= (m_home_ref_only && !far) ? kReused | kHomeRef : kReused;
+    reused(way) |= (m_track_home_ref && !far) ? kReused | kHomeRef : kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way);
     if (copies && m_copy_writes && (!req.tma || m_copy_tma_writes)) {
@@ -498,8 +498,12 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
                 ? read_past_home(slice, line_set, req.line, req.sectors, nsect, t + one_way)
                 : read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way)) +
            one_way;
-    if (m_home_ref_only && !far) {
+    if (m_track_home_ref && !far) {
       reused(m_served_way) |= kHomeRef;
+    }
+    if (copies && m_far_home_lru && m_served_way.found() && tag(m_served_way) == req.line &&
+        (reused(m_served_way) & kHomeRef) == 0) {
+      demote(m_served_way);  // l2.far_home_fill_lru: the copy below holds the live data
     }
     if (copies) {
       // read_at_slice touched only the home slice: the proxy's set is as the lookup found it.

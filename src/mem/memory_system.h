@@ -319,6 +319,8 @@ class MemorySystem {
                                             0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                             0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                             0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  // Makes way `r` its set's least recently used (l2.far_home_fill_lru; l2_arrays.cpp).
+  void demote(WayRef r);
   // A re-reference of way `r` (a hit, a merged read): most recently used, and under RRIP
   // predicted at l2.rrip_hit_level (0: re-used soon).
   void touch(WayRef r) {
@@ -368,6 +370,8 @@ class MemorySystem {
   bool m_copy_tma_writes = false;        // l2.remote_copy_tma_writes
   bool m_copy_hit_touches_home = false;  // l2.copy_hit_touches_home
   bool m_home_ref_only = false;          // l2.home_refresh_needs_home_ref
+  bool m_far_home_lru = false;           // l2.far_home_fill_lru
+  bool m_track_home_ref = false;         // kHomeRef kept (either of the two above)
   bool m_far_fills_home = true;          // l2.far_miss_fills_home
   bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
   using TpcEntry = L2TpcEntry;           // the TPC stage's (coalescer_entry.h)

@@ -37,6 +37,8 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_copy_tma_writes = config.mem.l2_remote_copy_tma_writes;
   m_copy_hit_touches_home = config.mem.l2_copy_hit_touches_home;
   m_home_ref_only = config.mem.l2_home_refresh_needs_home_ref;
+  m_far_home_lru = config.mem.l2_far_home_fill_lru;
+  m_track_home_ref = m_home_ref_only || m_far_home_lru;
   m_far_fills_home = config.mem.l2_far_miss_fills_home;
   m_merge_partial_rows = config.mem.l2_coalesce_partial_rows;
   m_same_sm_merges = config.mem.l2_coalesce_same_sm;

@@ -239,7 +239,8 @@ TEST(Hbm, RefreshByBankIndexRefreshesAWindowsGranulesTogether) {
       const uint64_t window = static_cast<uint64_t>(i) * (uint64_t{1} << 24);
       Time slowest = 0;
       for (int g = 0; g < 32; ++g) {
-        slowest = std::max(slowest, hbm.access(window + 256 * static_cast<uint64_t>(g), 32, false, t) - t);
+        slowest = std::max(slowest,
+                           hbm.access(window + 256 * static_cast<uint64_t>(g), 32, false, t) - t);
       }
       waiting += slowest > 300 * kNs ? 1 : 0;
     }
@@ -249,9 +250,9 @@ TEST(Hbm, RefreshByBankIndexRefreshesAWindowsGranulesTogether) {
   const int apart = windows_waiting(false);
   std::printf("    windows with a granule in refresh: by bank index %d, apart %d of 64\n", by_bank,
               apart);
-  EXPECT_GE(by_bank, 8);   // a quarter of 64 is 16 (17): the refresh is still met
+  EXPECT_GE(by_bank, 8);  // a quarter of 64 is 16 (17): the refresh is still met
   EXPECT_LE(by_bank, 24);
-  EXPECT_GE(apart, 40);    // 32 granules on their own schedules: mostly one (51)
+  EXPECT_GE(apart, 40);  // 32 granules on their own schedules: mostly one (51)
 }
 
 // dram.refresh_sync_pcs: the 8 granules of an aligned 2 KB (eight 256-B granules of one window,

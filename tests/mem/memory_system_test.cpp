@@ -445,6 +445,44 @@ TEST(MemorySystem, FarMissesCanLeaveTheHomeLineUnfilled) {
   EXPECT_EQ(dram_lines(false), (std::vector<uint64_t>{1, 1, 2, 2}));
 }
 
+// l2.far_home_fill_lru: slice 0's set 0 (partition 0, 10 ways) holds lines 1024 k. Near SM 0
+// reads k = 1..9, then far SM 8 reads k = 10 (home filled in that set, near copy in slice 2),
+// then SM 0 reads k = 11, which evicts the set's least recently used way: line 1024 (k = 1) as
+// configured, so SM 0's read of it goes to DRAM again (12 lines in all); with the switch the
+// far-read home (k = 10), which no SM of partition 0 referenced, so line 1024 still hits (11)
+// and SM 8's second read of k = 10 is served by its copy either way. Had SM 0 read k = 10
+// first, the home would count as referenced from its own partition and stay (12).
+TEST(MemorySystem, AFarReadsHomeGoesFirstWhenAsked) {
+  const auto dram_lines = [](bool lru, bool near_first) {
+    const GpuConfig cfg =
+        testing::simple_gpu({"sm.count=16", "sm.gpcs=8", "sm.dispatch_side_tpcs=0",
+                             "l2.partition1_gpcs=240", "l2.remote_copy=true", "l2.hash=modulo",
+                             "l2.set_index=linear", "l2.clean_first_probability=0",
+                             std::string("l2.far_home_fill_lru=") + (lru ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    EXPECT_EQ(mem.partition_of_sm(8), 1);
+    EXPECT_EQ(mem.partition_of_slice(0), 0);
+    Time t = 0;
+    const auto at = [&](uint64_t k, uint16_t sm) {
+      mem.access(read(1024 * k, sm), t += 1000 * kNs);
+    };
+    if (near_first) {
+      at(10, 0);
+    }
+    for (uint64_t k = 1; k <= 9; ++k) {
+      at(k, 0);
+    }
+    at(10, 8);
+    at(11, 0);
+    at(1, 0);
+    at(10, 8);
+    return mem.stats().dram_read_bytes / 128;
+  };
+  EXPECT_EQ(dram_lines(false, false), 12u);
+  EXPECT_EQ(dram_lines(true, false), 11u);
+  EXPECT_EQ(dram_lines(true, true), 12u);
+}
+
 // A set search compares one-byte fingerprints of the tags first and confirms equal ones against
 // the full tag: lines of one set that share their fingerprint (here 0, which is also what the
 // padding after the 10 ways holds) stay distinct, and LRU still picks the victim among them.
