@@ -219,16 +219,23 @@ TEST(Hbm, RefreshClosesRowsAndBlocksThePseudoChannel) {
   EXPECT_EQ(hbm.stats().refreshes, 1U);
 }
 
+// The H200's pseudo-channels with per-bank refresh a quarter of each bank's time (1000 ns of
+// every 4000), for the refresh-alignment tests below.
+HbmParams quarter_refresh() {
+  HbmParams p;
+  p.refresh_per_bank = true;
+  p.t_refi_ns = 4000;
+  p.t_rfcpb_ns = 1000;
+  return p;
+}
+
 // dram.refresh_by_bank_index: the chip refreshes bank b of every pseudo-channel in the b-th
 // share of tREFI, so the 32 granules of an 8 KB window (32 pseudo-channels, one bank index)
 // meet a refresh together, about as often as one granule does (a quarter of the time here);
 // staggered per pseudo-channel (refresh_sync_pcs 1) most windows have a granule in refresh.
 TEST(Hbm, RefreshByBankIndexRefreshesAWindowsGranulesTogether) {
   const auto windows_waiting = [](bool by_bank) {
-    HbmParams p;
-    p.refresh_per_bank = true;
-    p.t_refi_ns = 4000;
-    p.t_rfcpb_ns = 1000;
+    HbmParams p = quarter_refresh();
     p.refresh_by_bank_index = by_bank;
     HbmSystem hbm(p);
     int waiting = 0;
@@ -261,10 +268,7 @@ TEST(Hbm, RefreshByBankIndexRefreshesAWindowsGranulesTogether) {
 // blocks have some granules waiting and others not. A quarter of each bank's time is refresh here.
 TEST(Hbm, RefreshSyncedPseudoChannelsRefreshContiguousDataTogether) {
   const auto waiting_counts = [](int sync) {
-    HbmParams p;
-    p.refresh_per_bank = true;
-    p.t_refi_ns = 4000;
-    p.t_rfcpb_ns = 1000;
+    HbmParams p = quarter_refresh();
     p.refresh_sync_pcs = sync;
     HbmSystem hbm(p);
     std::vector<int> counts;
