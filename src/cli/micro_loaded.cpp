@@ -46,35 +46,24 @@ const std::vector<std::string> kColumns = {
     "probe", "slots",  "rep", "stream_gbps", "sm_mhz", "inside", "samples", "min", "p10",
     "p25",   "median", "p75", "p90",         "mean",   "p95",    "p99",     "max"};
 
-// next_batch.sh gpcquiet's sets as conditions on the SM a CTA runs on, GPCs by sm.tpc_gpcs
-// (micro_sm_map.csv on the H200 and the H100: TPCs 0-31 in GPC t mod 8, TPCs 32-59 in GPC
-// 1 + (t - 32) mod 7, TPCs 60 and 61 in GPCs 6 and 7, 62-65 the side unit); "" for a set of no
-// such name. gpcDIGITS (digits 1-7): the SMs of those GPCs; gpc0: GPC 0's and the side unit's.
-std::string stream_set_condition(const std::string& set) {
-  const auto gpc = [](int g) {
-    return fmt::format(
-        "(sm / 2 < 32 && sm / 2 % 8 == {}) || (sm / 2 >= 32 && sm / 2 < 60 && "
-        "(sm / 2 - 32) % 7 == {}){}",
-        g, g - 1, g >= 6 ? fmt::format(" || sm / 2 == {}", 54 + g) : "");
-  };
+// next_batch.sh gpcquiet's sets as conditions on the SM a CTA runs on, GPCs by the config's
+// sm.tpc_gpcs (the H200's and the H100's maps, micro_sm_map.csv, put the side unit's TPCs 62-65
+// in GPC 0); "" for a set of no such name. gpcDIGITS: the SMs of those GPCs; gpc1even: GPC 1's
+// even SMs; tpceven: every TPC's even SM.
+std::string stream_set_condition(const GpuConfig& c, const std::string& set) {
   if (set == "tpceven") {
     return "sm % 2 == 0";
   }
-  if (set == "gpc1even") {
-    return "sm % 2 == 0 && (" + gpc(1) + ")";
-  }
-  if (set == "gpc0") {  // TPCs 0, 8, 16, 24 and the side unit's 62-65
-    return "(sm / 2 < 32 && sm / 2 % 8 == 0) || sm / 2 >= 62";
-  }
-  if (set.size() < 4 || !set.starts_with("gpc")) {
+  const bool even = set == "gpc1even";
+  const std::string digits = even ? "1" : set.starts_with("gpc") ? set.substr(3) : "";
+  if (digits.empty() || digits.find_first_not_of("01234567") != std::string::npos) {
     return "";
   }
   std::string any;
-  for (size_t i = 3; i < set.size(); ++i) {
-    if (set[i] < '1' || set[i] > '7') {
-      return "";
+  for (int sm = 0; sm < c.sm.count; sm += even ? 2 : 1) {
+    if (digits.find(static_cast<char>('0' + gpc_of_sm(c.sm, sm))) != std::string::npos) {
+      any += fmt::format("{}sm == {}", any.empty() ? "" : " || ", sm);
     }
-    any += (any.empty() ? "" : " || ") + gpc(set[i] - '0');
   }
   return any;
 }
@@ -112,7 +101,7 @@ program::Kernel loaded_kernel(const GpuConfig& c, bool dram, bool bulk, int64_t 
   if (slots > 0) {
     b.begin_role("stream", 1);
     if (!stream_set.empty()) {
-      b.if_(stream_set_condition(stream_set));
+      b.if_(stream_set_condition(c, stream_set));
     } else if (quiet) {
       b.if_(fmt::format("cta % {} != 0", kQuietEvery));
     }
@@ -272,7 +261,7 @@ MicroRow loaded_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
   for (const char* w : {"busy", "quiet", "quietA", "quietB"}) {
     const std::string x(w);
     if (kind.size() > x.size() && kind.ends_with(x) &&
-        !stream_set_condition(kind.substr(0, kind.size() - x.size())).empty()) {
+        !stream_set_condition(c, kind.substr(0, kind.size() - x.size())).empty()) {
       stream_set = kind.substr(0, kind.size() - x.size());
       who = x;
     }
