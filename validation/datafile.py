@@ -1,5 +1,5 @@
 """Committed data files, some stored gzipped (NAME.csv.gz) to keep the working tree that travels
-to the device machine under its 64 MiB limit (validation/data/*/README.md, "Stored gzipped").
+to the device machine under its 64 MiB limit (validation/README.md, "Reproduce", "Stored gzipped").
 A reader names the plain file; open_text opens NAME.csv.gz where NAME.csv is not there.
 """
 import glob
