@@ -4,8 +4,12 @@
 // from other SMs merge into.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "util/fast_div.h"
+#include "util/huge_alloc.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -40,6 +44,51 @@ struct L2TpcEntry {
   // line (bits 0-55) | sectors << 56 | which SM of the TPC << 60; no line at first
   uint64_t tagged = UINT64_MAX >> 8;
   Time ready = 0;
+};
+
+// The TPC stage: per TPC a direct-mapped table of l2.tpc_coalescer_entries in-flight reads (2 MB
+// on the H200, read at random), and beside it one byte per entry, a hash of the entry's line
+// (130 KB, which stays in the host's cache). A read looks at its entry only when that byte
+// matches its own line's: a stream that never merges then only stores to the table, and no
+// host cache miss holds up its request (a mismatch proves the entry holds another line, so the
+// results are those of the table alone).
+class L2TpcStage {
+ public:
+  void resize(size_t tpcs, size_t entries) {
+    m_per_tpc = entries;
+    m_div = FastDiv(entries);
+    m_entries.assign(tpcs * entries, L2TpcEntry{});
+    m_tags.assign(tpcs * entries, tag(L2TpcEntry{}.line()));
+  }
+  bool empty() const { return m_entries.empty(); }
+  // The entry of `line` for `sm`: consecutive lines take consecutive entries (a stream walks the
+  // table in order, four entries to a host cache line), and the bits above the table's size fold
+  // in, so a box's rows a power of two of lines apart spread over it.
+  size_t index(uint64_t line, uint16_t sm) const {
+    return static_cast<size_t>(sm / 2) * m_per_tpc + m_div.mod(line ^ (line >> 11) ^ (line >> 22));
+  }
+  // Entry `i` when it may hold `line`; nullptr when it holds another line.
+  const L2TpcEntry* holding(size_t i, uint64_t line) const {
+    if (m_tags[i] == tag(line)) {
+      return &m_entries[i];
+    }
+    __builtin_prefetch(&m_entries[i], 1);  // for the read's own entry, written at its end
+    return nullptr;
+  }
+  void set(size_t i, const L2TpcEntry& e) {
+    m_entries[i] = e;
+    m_tags[i] = tag(e.line());
+  }
+  void prefetch(size_t i) const { __builtin_prefetch(&m_entries[i]); }
+
+ private:
+  static uint8_t tag(uint64_t line) {
+    return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ULL) >> 56);
+  }
+  std::vector<L2TpcEntry, HugePageAllocator<L2TpcEntry>> m_entries;
+  std::vector<uint8_t> m_tags;
+  size_t m_per_tpc = 0;
+  FastDiv m_div;
 };
 
 }  // namespace asyncsim

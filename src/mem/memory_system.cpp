@@ -356,16 +356,20 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   // The TPC's stage first (l2.tpc_coalescer_entries): the reads of its two SMs merge there
   // whenever one finds the other's response in flight; a read that passes it goes on to the
   // l2.coalescer_scope stage and is recorded in both.
-  TpcEntry* tpc_slot = nullptr;
+  bool tpc_read = false;  // the read passes the TPC stage: its entry tpc_at is rewritten
+  size_t tpc_at = 0;
+  const TpcEntry* tpc_held = nullptr;  // that entry, when it may hold this line
   // l2.coalesce_same_sm off: a read finding its own SM's read in flight (another CTA's) passes
   // the stages and goes on to its slice; the entries keep serving the other SMs.
   bool keep_tpc = false;
   bool keep_gpc = false;
-  if (!req.write && !m_tpc_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
-    tpc_slot = &m_tpc_coalescer[tpc_slot_index(req.line, req.sm)];
-    const bool in_flight = tpc_slot->line() == req.line && t <= tpc_slot->ready &&
-                           (req.sectors & ~tpc_slot->sectors()) == 0;
-    keep_tpc = in_flight && !m_same_sm_merges && tpc_slot->from(req.sm);
+  if (!req.write && !m_tpc_stage.empty() && (m_merge_partial_rows || !req.partial_row)) {
+    tpc_read = true;
+    tpc_at = m_tpc_stage.index(req.line, req.sm);
+    tpc_held = m_tpc_stage.holding(tpc_at, req.line);
+    const bool in_flight = tpc_held != nullptr && tpc_held->line() == req.line &&
+                           t <= tpc_held->ready && (req.sectors & ~tpc_held->sectors()) == 0;
+    keep_tpc = in_flight && !m_same_sm_merges && tpc_held->from(req.sm);
     if (in_flight && !keep_tpc) {
       ++m_stats.coalescer_merges;
       if (m_coalescer_max_sms > 0 && !m_coalescer.empty()) {
@@ -377,7 +381,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
           ++e.sms;
         }
       }
-      return tpc_slot->ready;
+      return tpc_held->ready;
     }
   }
   if (!req.write && !m_coalescer.empty() && (m_merge_partial_rows || !req.partial_row)) {
@@ -399,8 +403,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
         reused(merged) |= kReused;
         rrpv(merged) = std::min(rrpv(merged), m_hit_level);
       }
-      if (tpc_slot) {
-        *tpc_slot = TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors, req.sm);
+      if (tpc_read) {
+        m_tpc_stage.set(tpc_at,
+                        TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors, req.sm));
       }
       return merge_slot->ready;
     }
@@ -549,12 +554,14 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       *merge_slot = CoalescerEntry{req.line, done, m_served_way, req.sectors, 1, req.sm};
     }
   }
-  if (tpc_slot && !keep_tpc) {
-    if (req.partial_row && tpc_slot->line() == req.line && t <= tpc_slot->ready) {
-      *tpc_slot = TpcEntry(req.line, std::max(done, tpc_slot->ready),
-                           static_cast<uint8_t>(tpc_slot->sectors() | req.sectors), req.sm);
+  if (tpc_read && !keep_tpc) {
+    if (req.partial_row && tpc_held != nullptr && tpc_held->line() == req.line &&
+        t <= tpc_held->ready) {
+      m_tpc_stage.set(tpc_at,
+                      TpcEntry(req.line, std::max(done, tpc_held->ready),
+                               static_cast<uint8_t>(tpc_held->sectors() | req.sectors), req.sm));
     } else {
-      *tpc_slot = TpcEntry(req.line, done, req.sectors, req.sm);
+      m_tpc_stage.set(tpc_at, TpcEntry(req.line, done, req.sectors, req.sm));
     }
   }
   return done;

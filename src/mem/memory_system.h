@@ -43,18 +43,11 @@ class MemorySystem {
   // order on a fresh MemorySystem of the same config gives the same results: access() depends
   // on nothing else.
   void record_accesses(std::vector<MemAccessRecord>* out) { m_record = out; }
-  // The TPC stage's entry of `line` for `sm`: consecutive lines take consecutive entries (a
-  // stream walks the table in order, four entries to a host cache line), and the bits above
-  // the table's size fold in, so a box's rows a power of two of lines apart spread over it.
-  size_t tpc_slot_index(uint64_t line, uint16_t sm) const {
-    return static_cast<size_t>(sm / 2) * m_tpc_entries +
-           m_tpc_div.mod(line ^ (line >> 11) ^ (line >> 22));
-  }
   // A read of `line` by `sm` is coming soon: start fetching its TPC coalescer entry, a random
   // host line of a table of several MB (the TMA generator calls this a few requests ahead).
   void prefetch_coalescer(uint64_t line, uint16_t sm) const {
-    if (!m_tpc_coalescer.empty()) {
-      __builtin_prefetch(&m_tpc_coalescer[tpc_slot_index(line, sm)]);
+    if (!m_tpc_stage.empty()) {
+      m_tpc_stage.prefetch(m_tpc_stage.index(line, sm));
     }
   }
   // Back-pressure (noc.model=ports): the earliest time at or after `t` at which SM `sm` may
@@ -375,14 +368,11 @@ class MemorySystem {
   bool m_far_fills_home = true;          // l2.far_miss_fills_home
   bool m_merge_partial_rows = true;      // l2.coalesce_partial_rows
   using TpcEntry = L2TpcEntry;           // the TPC stage's (coalescer_entry.h)
-  // Per TPC, l2.tpc_coalescer_entries each: 2 MB on the H200, read at random, so on huge pages.
-  std::vector<TpcEntry, HugePageAllocator<TpcEntry>> m_tpc_coalescer;
-  size_t m_tpc_entries = 0;
-  FastDiv m_tpc_div;
-  double m_copy_probability = 1.0;  // l2.remote_copy_probability
-  int m_clean_first_ways = 0;       // l2.clean_first_ways
-  uint32_t m_mshr_cap = 1;          // l2.mshrs_per_slice
-  int m_fetch_sectors = 1;          // l2.fetch_sectors
+  L2TpcStage m_tpc_stage;                // l2.tpc_coalescer_entries per TPC
+  double m_copy_probability = 1.0;       // l2.remote_copy_probability
+  int m_clean_first_ways = 0;            // l2.clean_first_ways
+  uint32_t m_mshr_cap = 1;               // l2.mshrs_per_slice
+  int m_fetch_sectors = 1;               // l2.fetch_sectors
   // The sectors a read miss on `missing` fetches: every sector of each aligned group of
   // l2.fetch_sectors that holds a missing one.
   uint8_t fetch_group(uint8_t missing) const {

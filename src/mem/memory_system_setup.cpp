@@ -199,10 +199,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     m_coalescer_div = FastDiv(m_coalescer_entries);
     m_coalescer.resize(static_cast<size_t>(groups) * m_coalescer_entries);
     // l2.tpc_coalescer_entries: a TPC's own stage in front (micro_l2_hot.csv).
-    m_tpc_entries = static_cast<size_t>(config.mem.l2_tpc_coalescer_entries);
-    if (m_tpc_entries > 0) {
-      m_tpc_div = FastDiv(m_tpc_entries);
-      m_tpc_coalescer.resize(static_cast<size_t>((config.sm.count + 1) / 2) * m_tpc_entries);
+    if (config.mem.l2_tpc_coalescer_entries > 0) {
+      m_tpc_stage.resize(static_cast<size_t>((config.sm.count + 1) / 2),
+                         static_cast<size_t>(config.mem.l2_tpc_coalescer_entries));
     }
   }
 }

@@ -48,6 +48,35 @@ TEST(MemorySystem, TpcStageMergesThePairBeforeTheGpcStage) {
   EXPECT_EQ(run(0), std::make_pair(uint64_t{0}, uint64_t{4 * 128}));
 }
 
+// The TPC stage looks at an entry only when its tag byte matches the read's line. Of the lines
+// that share entry 0 of a 4-entry stage with line 0, the ones whose byte matches too (about
+// 1 in 256) are handed the entry and told apart by its line; those whose byte differs are not
+// handed it. Either way no other line's read merges with line 0's.
+TEST(L2TpcStage, ATagByteMatchIsCheckedAgainstTheLine) {
+  L2TpcStage stage;
+  stage.resize(1, 4);
+  const size_t at = stage.index(0, 0);
+  stage.set(at, L2TpcEntry(0, 100, 0xF, 0));
+  ASSERT_NE(stage.holding(at, 0), nullptr);
+  EXPECT_EQ(stage.holding(at, 0)->line(), 0u);
+  int same_byte = 0;
+  int other_byte = 0;
+  for (uint64_t line = 1; line < 200000; ++line) {
+    if (stage.index(line, 1) != at) {  // SM 1: the same TPC's table
+      continue;
+    }
+    const L2TpcEntry* e = stage.holding(at, line);
+    if (e != nullptr) {
+      EXPECT_NE(e->line(), line);
+      ++same_byte;
+    } else {
+      ++other_byte;
+    }
+  }
+  EXPECT_GT(same_byte, 0);
+  EXPECT_GT(other_byte, 100 * same_byte);
+}
+
 // l2.coalescer_max_sms: eight SMs of one GPC (four TPCs) read line 77 while the first read is in
 // flight. Without a cap one read reaches the L2 and serves all eight. With a cap of 4 SMs the
 // entry fills after SMs 0-3 (SM 1 joins through its TPC stage and counts too); SM 4 finds it full,
