@@ -4,10 +4,16 @@
 // mod 132 as mem_bw.cu's 1056 CTAs would read it (with --rotate, chunk c in pass p by
 // ((c + 37 p) mod 1056) mod 132, as l2_rotate.cu's rotating readers). Prints, per buffer size,
 // the L2 hit rate of each pass (hits and copy hits over all read sectors the slices saw):
-//   build/bench/l2_repeat [--rotate] [KEY=VALUE ...]     (KEY=VALUE as asyncsim's --set)
+//   build/bench/l2_repeat [--rotate] [--gpu NAME] [--mib A,B,...] [--readers SM,SM,...]
+//                         [KEY=VALUE ...]     (KEY=VALUE as asyncsim's --set)
+// --readers: only those SMs read, chunk c by the ((c mod 4n) mod n)-th of the n listed, as
+// l2_half.cu's 4n active CTAs split the buffer (its reader sets: validation/hw/next_batch.sh
+// l2half). --mib: the buffer sizes (default 32,40,48,56,64).
 // Timing plays no part beyond the order of requests; the DRAM, the ports and the coalescers run
 // as configured.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -26,28 +32,65 @@ void sectors(const asyncsim::MemorySystem& mem, double& hit, double& miss) {
   }
 }
 
+// "a,b,c" as numbers; false if any is not one.
+bool parse_list(const std::string& text, std::vector<int>& out) {
+  out.clear();
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    char* rest = nullptr;
+    const long v = std::strtol(item.c_str(), &rest, 10);
+    if (item.empty() || *rest != '\0' || v < 0) {
+      return false;
+    }
+    out.push_back(static_cast<int>(v));
+    at = end + 1;
+  }
+  return !out.empty();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool rotate = false;
+  std::string gpu = "h200";
+  std::vector<int> sizes = {32, 40, 48, 56, 64};
+  std::vector<int> readers;
   std::vector<std::string> sets;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
     if (a == "--rotate") {
       rotate = true;
-    } else if (a.find('=') != std::string::npos) {
+    } else if (a == "--gpu" && has_value) {
+      gpu = argv[++i];
+    } else if (a == "--mib" && has_value && parse_list(argv[i + 1], sizes)) {
+      ++i;
+    } else if (a == "--readers" && has_value && parse_list(argv[i + 1], readers)) {
+      ++i;
+    } else if (a.find('=') != std::string::npos && a[0] != '-') {
       sets.push_back(a);
     } else {
-      std::fprintf(stderr, "usage: l2_repeat [--rotate] [KEY=VALUE ...]\n");
+      std::fprintf(stderr,
+                   "usage: l2_repeat [--rotate] [--gpu NAME] [--mib A,B,...] "
+                   "[--readers SM,SM,...] [KEY=VALUE ...] (bad argument '%s')\n",
+                   a.c_str());
       return 2;
     }
   }
   try {
-    const asyncsim::GpuConfig cfg = asyncsim::load_gpu_config("h200", sets);
+    const asyncsim::GpuConfig cfg = asyncsim::load_gpu_config(gpu, sets);
+    for (const int sm : readers) {
+      if (sm >= cfg.sm.count) {
+        std::fprintf(stderr, "l2_repeat: --readers: SM %d, the GPU has %d\n", sm, cfg.sm.count);
+        return 1;
+      }
+    }
     constexpr uint64_t kCtas = 1056;               // mem_bw.cu: 132 SMs x 8 CTAs
     constexpr uint64_t kBase = uint64_t{1} << 22;  // lines: a 512 MiB-aligned buffer
     std::printf("# buffer_mib, L2 hit rate of passes 1-6%s\n", rotate ? " (rotating readers)" : "");
-    for (const int mib : {32, 40, 48, 56, 64}) {
+    for (const int mib : sizes) {
       asyncsim::MemorySystem mem(cfg, asyncsim::ClockDomain::from_mhz(cfg.sm.clock_mhz));
       const uint64_t lines = static_cast<uint64_t>(mib) << 20 >> 7;
       asyncsim::Time t = 0;
@@ -58,7 +101,10 @@ int main(int argc, char** argv) {
         sectors(mem, h0, m0);
         for (uint64_t l = 0; l < lines; ++l) {
           const uint64_t cta = (l / 32 + (rotate ? 37 * pass : 0)) % kCtas;
-          const auto sm = static_cast<uint16_t>(cta % static_cast<uint64_t>(cfg.sm.count));
+          const auto n = static_cast<uint64_t>(readers.size());
+          const auto sm = static_cast<uint16_t>(
+              readers.empty() ? cta % static_cast<uint64_t>(cfg.sm.count)
+                              : static_cast<uint64_t>(readers[(l / 32 % (4 * n)) % n]));
           mem.access({kBase + l, 0xF, false, sm}, t);
           t += 20;
         }
