@@ -11,6 +11,7 @@
 // gone (DRAM)?
 // The active CTAs take ranks when they start (all CTAs are resident: sms x 4 x 256 threads) and
 // wait for every CTA to check in, so the active ones split the buffer among themselves.
+// L2HALF_MIB and L2HALF_ONLY (below) choose other footprints and fewer sets.
 // Columns: test,readers,buffer_bytes,passes,active_ctas,launch_us,gbps,ok
 #include <algorithm>
 #include <cstring>
@@ -91,9 +92,13 @@ int main() {
   // C / D: another), each a comma-separated %smid list.
   std::vector<unsigned char*> sets;
   std::vector<std::string> names;
+  // L2HALF_ONLY=all,C,...: only those sets (default: every set given).
+  const char* only = getenv("L2HALF_ONLY");
   for (const char* n : {"all", "A", "B", "C", "D"}) {
     const std::string env = std::string("L2HALF_") + n;
     if (strcmp(n, "all") != 0 && getenv(env.c_str()) == nullptr) continue;
+    if (only != nullptr && ("," + std::string(only) + ",").find("," + std::string(n) + ",") == std::string::npos)
+      continue;
     const auto f = strcmp(n, "all") == 0 ? std::vector<unsigned char>(sms, 1) : sm_flags(env.c_str(), sms);
     unsigned char* d;
     CK(cudaMalloc(&d, sms));
@@ -117,17 +122,28 @@ int main() {
     fflush(stdout);
   };
   printf("test,readers,buffer_bytes,passes,active_ctas,launch_us,gbps,ok\n");
-  // Footprints as fractions of the L2 (in 1/25ths: 4/25 .. 24/25), whole MiB.
-  for (int k : {4, 8, 10, 12, 14, 16, 20, 24}) {
-    const size_t bytes = ((size_t)l2 * k / 25) >> 20 << 20;
+  // Footprints as fractions of the L2 (in 1/25ths: 4/25 .. 24/25), whole MiB; L2HALF_MIB=a,b,...:
+  // those MiB instead.
+  std::vector<size_t> sizes;
+  if (const char* mib = getenv("L2HALF_MIB")) {
+    for (const char* q = mib; *q;) {
+      sizes.push_back((size_t)atoi(q) << 20);
+      while (*q && *q != ',') ++q;
+      if (*q == ',') ++q;
+    }
+  } else {
+    for (int k : {4, 8, 10, 12, 14, 16, 20, 24}) sizes.push_back(((size_t)l2 * k / 25) >> 20 << 20);
+  }
+  for (const size_t bytes : sizes) {
+    if (bytes == 0 || bytes > max_bytes) continue;
     const int passes = (int)std::max<size_t>(1, (size_t(1) << 30) / bytes);
     for (int set = 0; set < (int)sets.size(); ++set) {
       launch("warm", set, bytes, 2);
       launch("fill", set, bytes, passes);
     }
   }
-  // Moves: the sets in pairs (A, B), (C, D).
-  for (int first = 1; first + 1 < (int)sets.size(); first += 2) {
+  // Moves: the sets in pairs (A, B), (C, D), when all five run.
+  for (int first = 1; sets.size() == 5 && first + 1 < (int)sets.size(); first += 2) {
     for (int k : {8, 14}) {
       const size_t bytes = ((size_t)l2 * k / 25) >> 20 << 20;
       launch("move_1", first, bytes, 4);
