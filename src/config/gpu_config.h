@@ -155,6 +155,9 @@ struct MemParams {
   // The slice's data path books sector slots in a calendar (a read arriving earlier than one
   // booked before it goes first); false: a busy-until horizon.
   bool l2_slice_calendar = false;
+  // l2.hash=ipoly: the odd factor from the line's 2^k-line block index (not the line), so every
+  // aligned run of `slices` lines meets every slice once and the sets fill evenly.
+  bool l2_hash_odd_by_block = false;
   int l2_fetch_sectors = 1;  // a read miss fetches the aligned group of this many sectors (1, 2, 4)
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;
@@ -188,12 +191,17 @@ struct MemParams {
   int l2_rrip_write_insert = 2;  // value a line allocated by a write (or its near copy) starts at
   int l2_rrip_hit_level = 0;     // value a hit lowers a line's prediction to
   L2SetIndex l2_set_index = L2SetIndex::kHashed;
-  double l2_clean_first_probability = 0;  // share of evictions that take a line read once
-  int l2_clean_first_ways = 0;            // ... among this many least recently used ways of the set
-  int l2_partition1_gpcs = 0;  // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
+  double l2_clean_first_probability = 0;    // share of evictions that take a line read once
+  double l2_random_victim_probability = 0;  // share of LRU evictions that take any way at random
+  int l2_clean_first_ways = 0;  // ... among this many least recently used ways of the set
+  int l2_partition1_gpcs = 0;   // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
   // With sm.dispatch_side_tpcs: bit t set: the side unit's t-th TPC sits in partition 1 (its
   // TPCs are not placed by GPC).
   int l2_partition1_side_tpcs = 0;
+  // The halves SMs read through (near copies of lines homed in the other half): -1, as the two
+  // fields above; else bit g for GPC g, bit t for the side unit's t-th TPC, likewise.
+  int l2_reader_half1_gpcs = -1;
+  int l2_reader_half1_side_tpcs = 0;
   // Crossbar between SMs and L2 slices, in the L2 clock domain: latency only, or with a
   // bandwidth per port (each SM's and each slice's, per direction) and back-pressure.
   NocModel noc_model = NocModel::kPorts;

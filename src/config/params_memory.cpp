@@ -76,6 +76,12 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "booked earlier (a far SM's, issued at the same time) takes the idle time before it; "
       "false: a busy-until horizon, which makes such a read wait for the later one",
       [](GpuConfig& c) -> bool& { return c.mem.l2_slice_calendar; }));
+  s.push_back(bool_param(
+      "l2.hash_odd_by_block",
+      "l2.hash=ipoly with slices = odd x 2^k: the odd part from the index of the line's 2^k-line "
+      "block rather than the line's, so each aligned run of `slices` lines takes every slice "
+      "once and a contiguous buffer fills the sets evenly; false: from the line",
+      [](GpuConfig& c) -> bool& { return c.mem.l2_hash_odd_by_block; }));
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",
                          [](GpuConfig& c) -> bool& { return c.mem.l2_flush_dirty_at_end; }));
@@ -202,6 +208,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "not read again) instead of the least recently used line, if it is among the "
       "l2.clean_first_ways oldest (chosen by a hash of the eviction count)",
       [](GpuConfig& c) -> double& { return c.mem.l2_clean_first_probability; }, 0, 1));
+  s.push_back(float_param(
+      "l2.random_victim_probability", "-",
+      "with l2.replacement=lru, the share of evictions whose victim is a way drawn at random "
+      "(a hash of the eviction count) instead of the least recently used one",
+      [](GpuConfig& c) -> double& { return c.mem.l2_random_victim_probability; }, 0, 1));
   s.push_back(int_param(
       "l2.clean_first_ways", "ways",
       "how far from the least recently used end of a set the clean-first preference looks",
@@ -217,6 +228,17 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "for its t-th TPC; the others, and all of them when 0, next to partition 0); the side "
       "unit's SMs take no partition from l2.partition1_gpcs",
       [](GpuConfig& c) -> int& { return c.mem.l2_partition1_side_tpcs; }, 0, (1 << 30) - 1));
+  s.push_back(int_param(
+      "l2.reader_half1_gpcs", "bitmask",
+      "GPCs whose SMs read through partition 1's slices: a line homed in the other partition "
+      "is served by a near copy there (l2.remote_copy); -1: l2.partition1_gpcs, the partition "
+      "that also sets the far latency",
+      [](GpuConfig& c) -> int& { return c.mem.l2_reader_half1_gpcs; }, -1, (1 << 30) - 1));
+  s.push_back(int_param(
+      "l2.reader_half1_side_tpcs", "bitmask",
+      "with l2.reader_half1_gpcs, the side unit's TPCs that read through partition 1's slices "
+      "(bit t for its t-th TPC)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_reader_half1_side_tpcs; }, 0, (1 << 30) - 1));
   s.push_back(enum_param<NocModel>(
       "noc.model",
       "SM <-> L2 crossbar: latency only, or per-port bandwidth with queueing and back-pressure",

@@ -12,6 +12,7 @@
 
 #include "mem/l2_victim.h"
 #include "mem/memory_system.h"
+#include "util/error.h"
 
 namespace asyncsim {
 
@@ -49,6 +50,12 @@ void MemorySystem::build_ipoly_tables() {
       m_granule_shift == 0 ? 0 : ~uint64_t{0x14} << (m_granule_shift - m_slice_skip);
   m_ipoly_table.assign(8 * 256, 0);
   m_odd_residue.assign(8 * 256, 0);
+  const bool block = m_config.mem.l2_hash_odd_by_block;
+  if (block && k > 8) {
+    throw_input_error("l2.hash_odd_by_block",
+                      "needs at most 2^8 as the power-of-two factor of l2.slices ({} = {} x 2^{})",
+                      m_num_slices, m_hash_odd, k);
+  }
   for (int byte = 0; byte < 8; ++byte) {
     for (int value = 0; value < 256; ++value) {
       uint64_t r = 0;
@@ -61,7 +68,9 @@ void MemorySystem::build_ipoly_tables() {
       const auto i = static_cast<size_t>(byte) * 256 + static_cast<size_t>(value);
       m_ipoly_table[i] = static_cast<uint32_t>(r) |
                          static_cast<uint32_t>(__builtin_parityll(bits & part_mask)) << kPartBit;
-      m_odd_residue[i] = static_cast<uint32_t>(m_odd_div.mod(bits));
+      // l2.hash_odd_by_block: (line >> k) mod odd, byte by byte (k <= 8: no bit of an upper
+      // byte falls below the block index).
+      m_odd_residue[i] = static_cast<uint32_t>(m_odd_div.mod(block ? bits >> k : bits));
     }
   }
 }

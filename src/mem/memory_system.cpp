@@ -41,6 +41,9 @@ namespace asyncsim {
   // pattern micro_l2_partition_contig.csv shows over 32 consecutive 4 KB granules: F..FF..F,
   // inverted, repeated; bits above 8 are not observed and all taken): bit kPartBit of bits.
   const auto part = static_cast<int>(bits >> kPartBit);
+  if (m_half_hash.on()) [[unlikely]] {
+    return part * half + m_half_hash.slice(m_half_hash.local(line));
+  }
   return part * half + (slice >= half ? slice - half : slice);  // slice < 2 half
 }
 
@@ -423,8 +426,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     line_set = set_of(req.line);
   }
   const int proxy = proxy_of(slice);
-  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);
-  const bool copies = far && m_remote_copy;  // near copies of this far line
+  const bool far = partition_of_slice(slice) != partition_of_sm(req.sm);  // the latency's
+  // The line is homed in the other half than the one the SM reads through: near copies
+  // (l2.reader_half1_gpcs; the same as `far` unless set).
+  const bool other_half = partition_of_slice(slice) != m_sm_reader_half[req.sm];
+  const bool copies = other_half && m_remote_copy;
   if (!predicted) {
     prefetch_set(slice, line_set);
     if (copies) {  // the proxy's set is looked at only then
@@ -465,7 +471,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     }
     valid(way) |= req.sectors;
     dirty(way) |= req.sectors;
-    reused(way) |= (m_track_home_ref && !far) ? kReused | kHomeRef : kReused;
+    reused(way) |= (m_track_home_ref && !other_half) ? kReused | kHomeRef : kReused;
     rrpv(way) = std::min(rrpv(way), m_write_insert);
     stamp(way);
     if (copies && m_copy_writes && (!req.tma || m_copy_tma_writes)) {
@@ -503,7 +509,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
                 ? read_past_home(slice, line_set, req.line, req.sectors, nsect, t + one_way)
                 : read_at_slice(slice, line_set, req.line, req.sectors, nsect, t + one_way)) +
            one_way;
-    if (m_track_home_ref && !far) {
+    if (m_track_home_ref && !other_half) {
       reused(m_served_way) |= kHomeRef;
     }
     if (copies && m_far_home_lru && m_served_way.found() && tag(m_served_way) == req.line &&

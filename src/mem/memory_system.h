@@ -20,6 +20,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/coalescer_entry.h"
+#include "mem/half_hash.h"
 #include "mem/hbm.h"
 #include "mem/mem_bits.h"
 #include "mem/mem_request.h"
@@ -151,6 +152,9 @@ class MemorySystem {
     return (m_slice_div.div(slice_key(line)) << m_slice_skip) | m_slice_skip_low[line & 0xFF];
   }
   size_t set_of(uint64_t line) const {
+    if (m_half_hash.on()) [[unlikely]] {
+      return m_half_hash.set(m_half_hash.local(line));
+    }
     switch (m_set_index) {
       case L2SetIndex::kLinear:
         return m_set_div.mod(slice_quotient(line));
@@ -390,8 +394,9 @@ class MemorySystem {
   uint8_t m_hit_level = 0;
   uint64_t m_clean_first_threshold = 0;  // clean-first when hash(evictions) < this (of 2^64)
   uint64_t m_evictions = 0;
-  Time m_half_hit;  // one-way SM <-> near slice
-  Time m_half_far;  // extra one-way to the far partition
+  uint64_t m_random_threshold = 0;  // l2.random_victim_probability, as the threshold above
+  Time m_half_hit;                  // one-way SM <-> near slice
+  Time m_half_far;                  // extra one-way to the far partition
   Time m_write_ack;
   Time m_dram_latency;
   double m_slice_ps_per_byte;
@@ -490,7 +495,8 @@ class MemorySystem {
     return m_pair_extra[static_cast<size_t>(sm) * static_cast<size_t>(m_num_slices) +
                         static_cast<size_t>(slice)];
   }
-  int m_granule_shift = 0;  // log2(lines per partition granule); 0: the slice hash decides
+  int m_granule_shift = 0;    // log2(lines per partition granule); 0: the slice hash decides
+  HalfLocalHash m_half_hash;  // l2.hash_odd_by_block under partition granules
   // l2.slice_skip_line_bits: the slice hash sees the line with those bits left out (its key);
   // the low byte's kept and left-out bits, packed, by value.
   int m_slice_skip = 0;  // how many bits are left out
@@ -527,9 +533,11 @@ class MemorySystem {
   MemStats m_stats;
   std::vector<MemAccessRecord>* m_record = nullptr;  // record_accesses
   std::vector<SliceStats> m_slice_stats;
-  std::vector<uint8_t> m_sm_partition;   // partition_of_sm, per SM
-  std::vector<uint16_t> m_sm_coalescer;  // coalescer_of_sm, per SM
-  int place_partition(int sm) const;     // what the two tables hold
+  std::vector<uint8_t> m_sm_partition;    // partition_of_sm, per SM
+  std::vector<uint8_t> m_sm_reader_half;  // l2.reader_half1_gpcs, per SM
+  std::vector<uint16_t> m_sm_coalescer;   // coalescer_of_sm, per SM
+  // What the tables hold: partition 1's GPCs and side TPCs by bitmask.
+  int place_partition(int sm, int gpcs, int side_tpcs) const;
   int place_coalescer(int sm) const;
   Region& region_of(uint64_t line);
   std::vector<Region> m_regions;

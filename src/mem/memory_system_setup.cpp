@@ -52,6 +52,8 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   const double q = config.mem.l2_clean_first_probability;
   m_clean_first_threshold =
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
+  const double rv = config.mem.l2_random_victim_probability;
+  m_random_threshold = rv >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(rv * 18446744073709551616.0);
   m_half_hit = m_l2_clock.cycles(config.mem.l2_hit_cycles / 2.0);
   m_half_far = m_l2_clock.cycles(config.mem.l2_far_extra_cycles / 2.0);
   m_pair_spread_ps = m_l2_clock.cycles(config.mem.l2_pair_spread_cycles / 2.0);
@@ -121,7 +123,14 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   m_slice_stats.resize(m_num_slices);
   // Where each SM sits (divisions by the GPC count, once rather than on every request).
   for (int sm = 0; sm < config.sm.count; ++sm) {
-    m_sm_partition.push_back(static_cast<uint8_t>(place_partition(sm)));
+    const int part =
+        place_partition(sm, config.mem.l2_partition1_gpcs, config.mem.l2_partition1_side_tpcs);
+    m_sm_partition.push_back(static_cast<uint8_t>(part));
+    m_sm_reader_half.push_back(
+        static_cast<uint8_t>(config.mem.l2_reader_half1_gpcs < 0
+                                 ? part
+                                 : place_partition(sm, config.mem.l2_reader_half1_gpcs,
+                                                   config.mem.l2_reader_half1_side_tpcs)));
     m_sm_coalescer.push_back(static_cast<uint16_t>(place_coalescer(sm)));
   }
   {
@@ -155,6 +164,16 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
   }
   m_hash = config.mem.l2_hash;
   build_ipoly_tables();  // after m_granule_shift: the tables hold the partition's parity
+  if (config.mem.l2_hash_odd_by_block && m_granule_shift > 0 && m_hash == SliceHash::kIpoly) {
+    if (m_slice_skip > 0 || m_num_slices % 2 != 0 ||
+        std::popcount(static_cast<unsigned>(m_sets)) != 1) {
+      throw_input_error("l2.hash_odd_by_block",
+                        "with partition granules needs l2.slice_skip_line_bits 0, an even slice "
+                        "count and a power-of-two set count (got {}, {} slices, {} sets)",
+                        config.mem.l2_slice_skip_line_bits, m_num_slices, m_sets);
+    }
+    m_half_hash.init(m_half_slices, m_sets, m_granule_shift);
+  }
   if (config.mem.dram_bank_model) {
     HbmParams hp = config.mem.hbm;
     hp.channels = config.mem.dram_channels;
@@ -213,19 +232,18 @@ int MemorySystem::place_coalescer(int sm) const {
                                                                  : sm / 2;
 }
 
-int MemorySystem::place_partition(int sm) const {
+int MemorySystem::place_partition(int sm, int gpcs, int side_tpcs) const {
   const int tpcs = m_config.sm.count / 2;
   const int side = std::min(m_config.sm.dispatch_side_tpcs, tpcs);
   if (side > 0 && m_config.sm.dispatch_order == DispatchOrder::kGpcMajor && sm / 2 >= tpcs - side &&
       sm / 2 < tpcs) {
-    return (m_config.mem.l2_partition1_side_tpcs >> (sm / 2 - (tpcs - side))) & 1;
+    return (side_tpcs >> (sm / 2 - (tpcs - side))) & 1;
   }
   const int gpc = gpc_of_sm(m_config.sm, sm);
-  const int mask = m_config.mem.l2_partition1_gpcs;
-  if (mask == 0) {
+  if (gpcs == 0) {
     return gpc < m_config.sm.gpcs / 2 ? 0 : 1;
   }
-  return (mask >> gpc) & 1;
+  return (gpcs >> gpc) & 1;
 }
 
 void MemorySystem::set_regions(std::vector<Region> regions) {
