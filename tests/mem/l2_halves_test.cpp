@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "mem/half_hash.h"
 #include "mem/memory_system.h"
@@ -50,56 +51,41 @@ TEST(HalfLocalHash, TheTwoGranulesOfAPairShareTheirIndices) {
   EXPECT_EQ(seen.size(), 4u * 32);
 }
 
+// The H200 config with `sets` and no near copies; one SM reads `percent` % of the L2's size of
+// consecutive lines twice. The share of the second pass's bytes read from DRAM.
+double second_pass_dram(std::vector<std::string> sets, uint64_t percent) {
+  sets.push_back("l2.remote_copy=false");
+  const GpuConfig cfg = load_gpu_config("h200", sets);
+  MemorySystem mem(cfg, ClockDomain::from_mhz(cfg.sm.clock_mhz));
+  const uint64_t lines = static_cast<uint64_t>(cfg.mem.l2_bytes) / 128 * percent / 100;
+  Time t = 0;
+  uint64_t before = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    before = mem.stats().dram_read_bytes;
+    for (uint64_t l = 0; l < lines; ++l) {
+      mem.access(read((uint64_t{1} << 22) + l, 0), t);
+      t += 100;
+    }
+  }
+  return static_cast<double>(mem.stats().dram_read_bytes - before) /
+         static_cast<double>(lines * 128);
+}
+
 // A buffer of 95 % of the H200's L2, read twice by one SM (no near copies): with the sets
 // filled evenly the second pass reads nothing from DRAM; with the line-based odd part some sets
 // get more lines than ways and miss on every pass.
 TEST(MemorySystem, EvenSetsHoldABufferJustUnderTheL2sSize) {
-  const auto second_pass_dram = [](bool by_block) {
-    const GpuConfig cfg =
-        load_gpu_config("h200", {"l2.remote_copy=false", by_block ? "l2.hash_odd_by_block=true"
-                                                                  : "l2.hash_odd_by_block=false"});
-    MemorySystem mem(cfg, ClockDomain::from_mhz(cfg.sm.clock_mhz));
-    const uint64_t lines = (static_cast<uint64_t>(cfg.mem.l2_bytes) / 128) * 95 / 100;
-    Time t = 0;
-    uint64_t before = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      before = mem.stats().dram_read_bytes;
-      for (uint64_t l = 0; l < lines; ++l) {
-        mem.access(read((uint64_t{1} << 22) + l, 0), t);
-        t += 100;
-      }
-    }
-    return static_cast<double>(mem.stats().dram_read_bytes - before) /
-           static_cast<double>(lines * 128);
-  };
-  EXPECT_EQ(second_pass_dram(true), 0.0);
-  EXPECT_GT(second_pass_dram(false), 0.05);
+  EXPECT_EQ(second_pass_dram({"l2.hash_odd_by_block=true"}, 95), 0.0);
+  EXPECT_GT(second_pass_dram({"l2.hash_odd_by_block=false"}, 95), 0.05);
 }
 
 // l2.random_victim_probability: a buffer of 1.25x the L2, read round and round by one SM into
 // evenly filled sets. Least recently used, every set holds the lines read longest ago, so the
 // second pass hits nothing; with every victim drawn at random part of the buffer stays.
 TEST(MemorySystem, RandomVictimsKeepPartOfALoopLargerThanTheL2) {
-  const auto second_pass_hits = [](const char* p) {
-    const GpuConfig cfg =
-        load_gpu_config("h200", {"l2.remote_copy=false", "l2.hash_odd_by_block=true",
-                                 std::string("l2.random_victim_probability=") + p});
-    MemorySystem mem(cfg, ClockDomain::from_mhz(cfg.sm.clock_mhz));
-    const uint64_t lines = static_cast<uint64_t>(cfg.mem.l2_bytes) / 128 * 5 / 4;
-    Time t = 0;
-    uint64_t before = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      before = mem.stats().dram_read_bytes;
-      for (uint64_t l = 0; l < lines; ++l) {
-        mem.access(read((uint64_t{1} << 22) + l, 0), t);
-        t += 100;
-      }
-    }
-    return 1.0 - static_cast<double>(mem.stats().dram_read_bytes - before) /
-                     static_cast<double>(lines * 128);
-  };
-  EXPECT_EQ(second_pass_hits("0"), 0.0);
-  EXPECT_GT(second_pass_hits("1"), 0.3);
+  const std::string even = "l2.hash_odd_by_block=true";
+  EXPECT_EQ(second_pass_dram({even, "l2.random_victim_probability=0"}, 125), 1.0);
+  EXPECT_LT(second_pass_dram({even, "l2.random_victim_probability=1"}, 125), 0.7);
 }
 
 // l2.reader_half1_gpcs: SM 0 (GPC 0, next to partition 0 by l2.partition1_gpcs) set to read
