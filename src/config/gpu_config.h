@@ -193,6 +193,7 @@ struct MemParams {
   L2SetIndex l2_set_index = L2SetIndex::kHashed;
   double l2_clean_first_probability = 0;    // share of evictions that take a line read once
   double l2_random_victim_probability = 0;  // share of LRU evictions that take any way at random
+  int l2_random_victim_ways = 0;            // ... among this many least recently used ways (0: all)
   int l2_clean_first_ways = 0;  // ... among this many least recently used ways of the set
   int l2_partition1_gpcs = 0;   // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
   // With sm.dispatch_side_tpcs: bit t set: the side unit's t-th TPC sits in partition 1 (its

@@ -214,6 +214,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(a hash of the eviction count) instead of the least recently used one",
       [](GpuConfig& c) -> double& { return c.mem.l2_random_victim_probability; }, 0, 1));
   s.push_back(int_param(
+      "l2.random_victim_ways", "ways",
+      "with l2.random_victim_probability, the drawn victim is one of this many least recently "
+      "used ways of the set (0: any way)",
+      [](GpuConfig& c) -> int& { return c.mem.l2_random_victim_ways; }, 0, 1024));
+  s.push_back(int_param(
       "l2.clean_first_ways", "ways",
       "how far from the least recently used end of a set the clean-first preference looks",
       [](GpuConfig& c) -> int& { return c.mem.l2_clean_first_ways; }, 0, 1024));

@@ -142,15 +142,17 @@ inline bool MemorySystem::clean_first_now() {
   // Least recently used: in a full set the ages are 1..l2.ways, the oldest at l2.ways. The
   // oldest line read only once is looked for only when clean-first is drawn and the oldest
   // line is a reused one (under half the evictions with l2.clean_first_probability = 0.5).
-  if (m_random_threshold != 0) [[unlikely]] {
-    // l2.random_victim_probability: a draw from a hash of the eviction count, then the way.
-    const uint64_t draw = mix64(++m_evictions * 0xbf58476d1ce4e5b9ULL);
-    if (m_random_threshold == UINT64_MAX || draw < m_random_threshold) {
-      return install({row, static_cast<uint32_t>(mix64(draw) % ways)}, line, t, insert);
-    }
-  }
   const uint8_t* reused = reused_row(row);
   uint32_t victim = l2_victim::way_of_age(age, ways, static_cast<uint8_t>(ways));
+  if (m_random_threshold != 0) [[unlikely]] {
+    // l2.random_victim_probability: a draw from a hash of the eviction count, then one of the
+    // l2.random_victim_ways oldest (a full set's ages are 1..ways); clean-first still applies.
+    const uint64_t draw = mix64(++m_evictions * 0xbf58476d1ce4e5b9ULL);
+    if (m_random_threshold == UINT64_MAX || draw < m_random_threshold) {
+      const auto age_drawn = static_cast<uint8_t>(ways - mix64(draw) % m_random_ways);
+      victim = l2_victim::way_of_age(age, ways, age_drawn);
+    }
+  }
   // (The draw counts every eviction that has a clean line, the oldest one included.)
   if (m_clean_first_threshold != 0 && l2_victim::has_clear_bit(reused, ways, kReused) &&
       clean_first_now() && (reused[victim] & kReused) != 0) {

@@ -395,6 +395,7 @@ class MemorySystem {
   uint64_t m_clean_first_threshold = 0;  // clean-first when hash(evictions) < this (of 2^64)
   uint64_t m_evictions = 0;
   uint64_t m_random_threshold = 0;  // l2.random_victim_probability, as the threshold above
+  uint32_t m_random_ways = 0;       // l2.random_victim_ways (at most l2.ways; 0: l2.ways)
   Time m_half_hit;                  // one-way SM <-> near slice
   Time m_half_far;                  // extra one-way to the far partition
   Time m_write_ack;

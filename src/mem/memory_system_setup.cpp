@@ -54,6 +54,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       q >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(q * 18446744073709551616.0);
   const double rv = config.mem.l2_random_victim_probability;
   m_random_threshold = rv >= 1.0 ? UINT64_MAX : static_cast<uint64_t>(rv * 18446744073709551616.0);
+  m_random_ways = static_cast<uint32_t>(
+      std::clamp(config.mem.l2_random_victim_ways == 0 ? m_ways : config.mem.l2_random_victim_ways,
+                 1, m_ways));
   m_half_hit = m_l2_clock.cycles(config.mem.l2_hit_cycles / 2.0);
   m_half_far = m_l2_clock.cycles(config.mem.l2_far_extra_cycles / 2.0);
   m_pair_spread_ps = m_l2_clock.cycles(config.mem.l2_pair_spread_cycles / 2.0);

@@ -81,11 +81,16 @@ TEST(MemorySystem, EvenSetsHoldABufferJustUnderTheL2sSize) {
 
 // l2.random_victim_probability: a buffer of 1.25x the L2, read round and round by one SM into
 // evenly filled sets. Least recently used, every set holds the lines read longest ago, so the
-// second pass hits nothing; with every victim drawn at random part of the buffer stays.
+// second pass hits nothing; with every victim drawn at random part of the buffer stays, and
+// drawn among the one least recently used way it is LRU again.
 TEST(MemorySystem, RandomVictimsKeepPartOfALoopLargerThanTheL2) {
   const std::string even = "l2.hash_odd_by_block=true";
   EXPECT_EQ(second_pass_dram({even, "l2.random_victim_probability=0"}, 125), 1.0);
   EXPECT_LT(second_pass_dram({even, "l2.random_victim_probability=1"}, 125), 0.7);
+  // Drawn among the one oldest way (l2.random_victim_ways=1), the victim is LRU's.
+  EXPECT_EQ(
+      second_pass_dram({even, "l2.random_victim_probability=1", "l2.random_victim_ways=1"}, 125),
+      1.0);
 }
 
 // l2.reader_half1_gpcs: SM 0 (GPC 0, next to partition 0 by l2.partition1_gpcs) set to read
