@@ -8,7 +8,7 @@
 //                         [KEY=VALUE ...]     (KEY=VALUE as asyncsim's --set)
 // --readers: only those SMs read, chunk c by the ((c mod 4n) mod n)-th of the n listed, as
 // l2_half.cu's 4n active CTAs split the buffer (its reader sets: validation/hw/next_batch.sh
-// l2half). --mib: the buffer sizes (default 32,40,48,56,64).
+// l2half; not with --rotate). --mib: the buffer sizes (default 32,40,48,56,64).
 // Timing plays no part beyond the order of requests; the DRAM, the ports and the coalescers run
 // as configured.
 #include <algorithm>
@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
                    a.c_str());
       return 2;
     }
+  }
+  if (rotate && !readers.empty()) {
+    std::fprintf(stderr, "l2_repeat: --rotate moves chunks among all SMs; not with --readers\n");
+    return 2;
   }
   try {
     const asyncsim::GpuConfig cfg = asyncsim::load_gpu_config(gpu, sets);

@@ -69,17 +69,14 @@ class L2TpcStage {
   }
   // Entry `i` when it may hold `line`; nullptr when it holds another line.
   const L2TpcEntry* holding(size_t i, uint64_t line) const {
-    if (m_tags[i] == tag(line)) {
-      return &m_entries[i];
-    }
-    __builtin_prefetch(&m_entries[i], 1);  // for the read's own entry, written at its end
-    return nullptr;
+    return m_tags[i] == tag(line) ? &m_entries[i] : nullptr;
   }
   void set(size_t i, const L2TpcEntry& e) {
     m_entries[i] = e;
     m_tags[i] = tag(e.line());
   }
   void prefetch(size_t i) const { __builtin_prefetch(&m_entries[i]); }
+  void prefetch_for_store(size_t i) const { __builtin_prefetch(&m_entries[i], 1); }
 
  private:
   static uint8_t tag(uint64_t line) {

@@ -370,6 +370,9 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     tpc_read = true;
     tpc_at = m_tpc_stage.index(req.line, req.sm);
     tpc_held = m_tpc_stage.holding(tpc_at, req.line);
+    if (tpc_held == nullptr) {
+      m_tpc_stage.prefetch_for_store(tpc_at);  // the entry is rewritten at the read's end
+    }
     const bool in_flight = tpc_held != nullptr && tpc_held->line() == req.line &&
                            t <= tpc_held->ready && (req.sectors & ~tpc_held->sectors()) == 0;
     keep_tpc = in_flight && !m_same_sm_merges && tpc_held->from(req.sm);
