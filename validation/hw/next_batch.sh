@@ -31,7 +31,8 @@
 #   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 #   bash validation/hw/next_batch.sh l2half $OUT      # l2_half.cu: one partition group's SMs alone read 4/25-24/25 of the L2, timed and under ncu (~3 min)
-#     (L2HALF_MIB=a,b,... other footprints, L2HALF_ONLY=all,C,... fewer reader sets)
+#     (L2HALF_MIB=a,b,... other footprints, L2HALF_ONLY=all,C,... fewer reader sets,
+#      L2HALF_C=... / L2HALF_D=... another chip's slice halves, from its own halfmap run)
 # Each part builds what it runs. What comes back, and how to read it:
 #   pairs:  OUT/micro_l2_pairs.csv, OUT/ncu_l2/l2_pairs_raw.csv
 #           -> validation/data/h200/, then `python3 validation/l2_hot_ncu.py pairs`
@@ -346,8 +347,8 @@ PY
       export L2HALF_A=0,1,6,7,8,9,14,15,16,17,22,23,24,25,30,31,32,33,38,39,40,41,46,47,48,49,54,55,56,57,62,63,68,69,70,71,76,77,82,83,84,85,90,91,96,97,98,99,104,105,110,111,112,113,118,119,122,123,124,125,126,127,130,131
       export L2HALF_B=2,3,4,5,10,11,12,13,18,19,20,21,26,27,28,29,34,35,36,37,42,43,44,45,50,51,52,53,58,59,60,61,64,65,66,67,72,73,74,75,78,79,80,81,86,87,88,89,92,93,94,95,100,101,102,103,106,107,108,109,114,115,116,117,120,121,128,129
     fi
-    export L2HALF_C=0,1,8,9,10,11,12,13,16,17,24,25,26,27,28,29,32,33,40,41,42,43,44,45,48,49,56,57,58,59,60,61,70,71,72,73,74,75,84,85,86,87,88,89,98,99,100,101,102,103,112,113,114,115,116,117,120,121,124,125,126,127,128,129,130,131
-    export L2HALF_D=2,3,4,5,6,7,14,15,18,19,20,21,22,23,30,31,34,35,36,37,38,39,46,47,50,51,52,53,54,55,62,63,64,65,66,67,68,69,76,77,78,79,80,81,82,83,90,91,92,93,94,95,96,97,104,105,106,107,108,109,110,111,118,119,122,123
+    export L2HALF_C=${L2HALF_C:-0,1,8,9,10,11,12,13,16,17,24,25,26,27,28,29,32,33,40,41,42,43,44,45,48,49,56,57,58,59,60,61,70,71,72,73,74,75,84,85,86,87,88,89,98,99,100,101,102,103,112,113,114,115,116,117,120,121,124,125,126,127,128,129,130,131}
+    export L2HALF_D=${L2HALF_D:-2,3,4,5,6,7,14,15,18,19,20,21,22,23,30,31,34,35,36,37,38,39,46,47,50,51,52,53,54,55,62,63,64,65,66,67,68,69,76,77,78,79,80,81,82,83,90,91,92,93,94,95,96,97,104,105,106,107,108,109,110,111,118,119,122,123}
     MICRO_NAMES=l2_half MICRO_TIMEOUT=240 bash "$HERE/micro.sh" run "$OUT"
     HALF_METRICS=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric.sum,dram__bytes_read.sum,gpu__time_duration.sum,lts__t_requests_srcunit_tex_op_read.max,lts__t_requests_srcunit_tex_op_read.min
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_half.cu (validation/hw/micro.sh's l2_half line) under ncu --cache-control none with $HALF_METRICS, --kernel-name half_read_kernel: every launch, in the order of the run's own rows (micro_l2_half_ncu_points.csv, timed under ncu)${L2HALF_MIB:+; L2HALF_MIB=$L2HALF_MIB}${L2HALF_ONLY:+; L2HALF_ONLY=$L2HALF_ONLY}; L2HALF_A=$L2HALF_A L2HALF_B=$L2HALF_B L2HALF_C=$L2HALF_C L2HALF_D=$L2HALF_D" > "$OUT/ncu_l2/l2_half_provenance.txt"
