@@ -4,10 +4,11 @@
 // one to each half and (j, offset in the granule) numbers the half's lines without gaps. With
 // half-slices = odd x 2^k, the slice takes its odd part from that index's 2^k-line block and its
 // 2^k part from an IPOLY remainder of the index (so power-of-two strides still spread), and the
-// set is the index's quotient by the half-slices, folded as l2.set_index=xor folds: every aligned
-// run of (half-slices x sets) of the half's lines meets each (slice, set) exactly once, so a
-// contiguous buffer fills the sets evenly (validation/README.md, "One half's readers and the L2's
-// capacity").
+// set is the index's quotient q by the half-slices, its low bits XOR a multiplicative hash of its
+// block number (q >> set bits): every aligned run of (half-slices x sets) of the half's lines
+// meets each (slice, set) exactly once, so a contiguous buffer fills the sets evenly, while a
+// strided pattern's sets move at random from block to block instead of in lock-step
+// (validation/README.md, "One half's readers and the L2's capacity").
 #pragma once
 
 #include <array>
@@ -69,12 +70,13 @@ class HalfLocalHash {
     return static_cast<int>(m_odd.mod(local >> m_k) * m_pow2 + r);
   }
   size_t set(uint64_t local) const {
-    uint64_t q = m_slices.div(local);
-    uint64_t s = q;
-    while ((q >>= m_set_bits) != 0) {
-      s ^= q;
+    if (m_set_bits == 0) {
+      return 0;
     }
-    return static_cast<size_t>(s & ((uint64_t{1} << m_set_bits) - 1));
+    const uint64_t q = m_slices.div(local);
+    // Fibonacci hashing of the block number; block 0 keeps q's own bits.
+    const uint64_t mix = (q >> m_set_bits) * 0x9E3779B97F4A7C15ULL >> (64 - m_set_bits);
+    return static_cast<size_t>((q ^ mix) & ((uint64_t{1} << m_set_bits) - 1));
   }
 
  private:
