@@ -2,8 +2,10 @@
 // within its half of the L2, and its set, from its index among the half's own lines. The
 // granule's partition is a parity that takes granule-index bit 0, so granules 2j and 2j + 1 go
 // one to each half and (j, offset in the granule) numbers the half's lines without gaps. With
-// half-slices = odd x 2^k, the slice takes its odd part from that index's 2^k-line block and its
-// 2^k part from an IPOLY remainder of the index (so power-of-two strides still spread), and the
+// half-slices = odd x 2^k, the slice takes its odd part from that index's 2^k-line block (the
+// block's residue mod odd, rotated by a hash of its run of odd blocks, so that a stride of
+// odd x 2^k lines does not keep one residue) and its 2^k part from an IPOLY remainder of the
+// index (so power-of-two strides still spread), and the
 // set is the index's quotient q by the half-slices, its low bits XOR a multiplicative hash of its
 // block number (q >> set bits): every aligned run of (half-slices x sets) of the half's lines
 // meets each (slice, set) exactly once, so a contiguous buffer fills the sets evenly, while a
@@ -67,8 +69,12 @@ class HalfLocalHash {
     for (size_t byte = 0; byte < 8 && (local >> (8 * byte)) != 0; ++byte) {
       r ^= m_ipoly[byte * 256 + ((local >> (8 * byte)) & 0xFF)];
     }
-    return static_cast<int>(m_odd.mod(local >> m_k) * m_pow2 + r);
+    const uint64_t run = local >> m_k;
+    const uint64_t k = m_odd.div(run);
+    const uint64_t shift = k == 0 ? 0 : m_odd.mod(mix_block(k));
+    return static_cast<int>(m_odd.mod(m_odd.mod(run) + shift) * m_pow2 + r);
   }
+  static uint64_t mix_block(uint64_t k) { return (k * 0x9E3779B97F4A7C15ULL) >> 32; }
   size_t set(uint64_t local) const {
     if (m_set_bits == 0) {
       return 0;
