@@ -37,6 +37,23 @@ TEST(HalfLocalHash, AnAlignedRunMeetsEverySliceAndSetOnce) {
   }
 }
 
+// A stride of 96 half-local lines (the H200's 48 half-slices x 2: a GEMM's rows of 1536 fp16 x
+// 8) keeps one residue mod 3 under the block's own residue, a third of the slices; rotated by a
+// hash of the run it reaches every slice.
+TEST(HalfLocalHash, AStrideOfWholeRunsReachesEverySlice) {
+  HalfLocalHash h;
+  h.init(48, 256, 5);
+  std::set<int> slices;
+  std::set<int> residues;
+  for (uint64_t i = 0; i < 2048; ++i) {
+    const int s = h.slice(i * 96);
+    slices.insert(s);
+    residues.insert(s / 16);
+  }
+  EXPECT_EQ(residues.size(), 3u);
+  EXPECT_EQ(slices.size(), 48u);
+}
+
 // Granules 2j and 2j + 1 (one in each half) number their lines alike; other lines differ.
 TEST(HalfLocalHash, TheTwoGranulesOfAPairShareTheirIndices) {
   HalfLocalHash h;
