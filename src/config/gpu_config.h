@@ -156,7 +156,8 @@ struct MemParams {
   // booked before it goes first); false: a busy-until horizon.
   bool l2_slice_calendar = false;
   // l2.hash=ipoly: the odd factor from the line's 2^k-line block index (not the line), so every
-  // aligned run of `slices` lines meets every slice once and the sets fill evenly.
+  // aligned run of `slices` lines meets every slice once; under partition granules slice and set
+  // come from the line's index among its half's lines (mem/half_hash.h) and the sets fill evenly.
   bool l2_hash_odd_by_block = false;
   int l2_fetch_sectors = 1;  // a read miss fetches the aligned group of this many sectors (1, 2, 4)
   double l2_slice_bytes_per_cycle = 0;
@@ -191,11 +192,11 @@ struct MemParams {
   int l2_rrip_write_insert = 2;  // value a line allocated by a write (or its near copy) starts at
   int l2_rrip_hit_level = 0;     // value a hit lowers a line's prediction to
   L2SetIndex l2_set_index = L2SetIndex::kHashed;
-  double l2_clean_first_probability = 0;    // share of evictions that take a line read once
+  double l2_clean_first_probability = 0;  // share of evictions that take a line read once
+  int l2_clean_first_ways = 0;            // ... among this many least recently used ways of the set
   double l2_random_victim_probability = 0;  // share of LRU evictions that take any way at random
   int l2_random_victim_ways = 0;            // ... among this many least recently used ways (0: all)
-  int l2_clean_first_ways = 0;  // ... among this many least recently used ways of the set
-  int l2_partition1_gpcs = 0;   // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
+  int l2_partition1_gpcs = 0;  // bit g set: GPC g's SMs sit in partition 1 (0: the upper half)
   // With sm.dispatch_side_tpcs: bit t set: the side unit's t-th TPC sits in partition 1 (its
   // TPCs are not placed by GPC).
   int l2_partition1_side_tpcs = 0;

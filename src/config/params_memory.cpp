@@ -80,7 +80,8 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "l2.hash_odd_by_block",
       "l2.hash=ipoly with slices = odd x 2^k: the odd part from the index of the line's 2^k-line "
       "block rather than the line's, so each aligned run of `slices` lines takes every slice "
-      "once and a contiguous buffer fills the sets evenly; false: from the line",
+      "once; under l2.partition_granule_bytes slice and set come from the line's index among its "
+      "half's lines, so a contiguous buffer fills the sets evenly; false: from the line",
       [](GpuConfig& c) -> bool& { return c.mem.l2_hash_odd_by_block; }));
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",
@@ -211,7 +212,8 @@ void add_memory_params(std::vector<ParamSpec>& s) {
   s.push_back(float_param(
       "l2.random_victim_probability", "-",
       "with l2.replacement=lru, the share of evictions whose victim is a way drawn at random "
-      "(a hash of the eviction count) instead of the least recently used one",
+      "(a hash of the eviction count) instead of the least recently used one; "
+      "l2.clean_first_probability applies after the draw",
       [](GpuConfig& c) -> double& { return c.mem.l2_random_victim_probability; }, 0, 1));
   s.push_back(int_param(
       "l2.random_victim_ways", "ways",

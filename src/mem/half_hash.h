@@ -1,16 +1,17 @@
 // l2.hash_odd_by_block under partition granules (l2.partition_granule_bytes): a line's slice
 // within its half of the L2, and its set, from its index among the half's own lines. The
 // granule's partition is a parity that takes granule-index bit 0, so granules 2j and 2j + 1 go
-// one to each half and (j, offset in the granule) numbers the half's lines without gaps. With
-// half-slices = odd x 2^k, the slice takes its odd part from that index's 2^k-line block (the
-// block's residue mod odd, rotated by a hash of its run of odd blocks, so that a stride of
-// odd x 2^k lines does not keep one residue) and its 2^k part from an IPOLY remainder of the
-// index (so power-of-two strides still spread), and the
-// set is the index's quotient q by the half-slices, its low bits XOR a multiplicative hash of its
-// block number (q >> set bits): every aligned run of (half-slices x sets) of the half's lines
-// meets each (slice, set) exactly once, so a contiguous buffer fills the sets evenly, while a
-// strided pattern's sets move at random from block to block instead of in lock-step
-// (validation/README.md, "One half's readers and the L2's capacity").
+// one to each half and (j, offset in the granule) numbers the half's lines without gaps.
+// - Slice (half-slices = odd x 2^k): the odd part is the residue mod odd of the index's 2^k-line
+//   block, rotated by a hash of its run of `odd` blocks (so a stride of odd x 2^k lines does not
+//   keep one residue); the 2^k part is an IPOLY remainder of the index (so power-of-two strides
+//   still spread).
+// - Set: the index's quotient q by the half-slices, its low bits XOR a hash of its block number
+//   (q >> set bits).
+// Every aligned run of (half-slices x sets) of the half's lines meets each (slice, set) exactly
+// once, so a contiguous buffer fills the sets evenly, while a strided pattern's slices and sets
+// move at random from run to run instead of in lock-step (validation/README.md, "One half's
+// readers and the L2's capacity").
 #pragma once
 
 #include <array>
@@ -69,23 +70,25 @@ class HalfLocalHash {
     for (size_t byte = 0; byte < 8 && (local >> (8 * byte)) != 0; ++byte) {
       r ^= m_ipoly[byte * 256 + ((local >> (8 * byte)) & 0xFF)];
     }
-    const uint64_t run = local >> m_k;
-    const uint64_t k = m_odd.div(run);
-    const uint64_t shift = k == 0 ? 0 : m_odd.mod(mix_block(k));
-    return static_cast<int>(m_odd.mod(m_odd.mod(run) + shift) * m_pow2 + r);
+    const uint64_t block = local >> m_k;
+    const uint64_t run = m_odd.div(block);  // run 0 keeps the block's own residue
+    return static_cast<int>(m_odd.mod(m_odd.mod(block) + m_odd.mod(fibonacci(run, 32))) * m_pow2 +
+                            r);
   }
-  static uint64_t mix_block(uint64_t k) { return (k * 0x9E3779B97F4A7C15ULL) >> 32; }
   size_t set(uint64_t local) const {
     if (m_set_bits == 0) {
       return 0;
     }
-    const uint64_t q = m_slices.div(local);
-    // Fibonacci hashing of the block number; block 0 keeps q's own bits.
-    const uint64_t mix = (q >> m_set_bits) * 0x9E3779B97F4A7C15ULL >> (64 - m_set_bits);
-    return static_cast<size_t>((q ^ mix) & ((uint64_t{1} << m_set_bits) - 1));
+    const uint64_t q = m_slices.div(local);  // block 0 keeps q's own bits
+    return static_cast<size_t>((q ^ fibonacci(q >> m_set_bits, m_set_bits)) &
+                               ((uint64_t{1} << m_set_bits) - 1));
   }
 
  private:
+  // Fibonacci hashing: the top `bits` bits of x times 2^64 / golden ratio (0 for x = 0).
+  static uint64_t fibonacci(uint64_t x, int bits) {
+    return x * 0x9E3779B97F4A7C15ULL >> (64 - bits);
+  }
   bool m_on = false;
   int m_granule_shift = 0;
   int m_k = 0;
