@@ -13,6 +13,7 @@ every address bit it depends on F alone, with one that ignores the bits the slic
 rises at some pitches far below the L2's capacity. Runs on the GPU machine:
 
   ASIM_SCRIPT_REV=<rev> python3 validation/hw/l2_stride_retain.py OUT.csv
+  (STRIDE_SHAPES="W:P,P,...;W:P,..." STRIDE_MIB="F,..." for other rows and footprints)
 """
 import os
 import sys
@@ -24,8 +25,15 @@ MB = 1 << 20
 LINE = 128
 SPAN = 4 << 30  # the region buffer; cases wider than it are not run
 SHAPES = [(1, (16, 32, 128)), (4, (16, 32, 128, 512)), (16, (16, 32, 128, 512, 2048))]
+FOOTPRINTS = (16, 24, 32)
+# Other cases without editing: STRIDE_SHAPES="W:P,P,...;W:P,..." and STRIDE_MIB="F,F,...".
+if os.environ.get("STRIDE_SHAPES"):
+    SHAPES = [(int(w), tuple(int(p) for p in ps.split(",")))
+              for w, ps in (s.split(":") for s in os.environ["STRIDE_SHAPES"].split(";"))]
+if os.environ.get("STRIDE_MIB"):
+    FOOTPRINTS = tuple(int(f) for f in os.environ["STRIDE_MIB"].split(","))
 REPS = 2
-CASES = [(rep, p, w, f) for rep in range(REPS) for f in (16, 24, 32) for w, ps in SHAPES
+CASES = [(rep, p, w, f) for rep in range(REPS) for f in FOOTPRINTS for w, ps in SHAPES
          for p in ps]
 
 
@@ -81,6 +89,8 @@ if __name__ == "__main__":
         "between kernels), every kernel profiled; per case: read a 256 MiB buffer (flush), read a "
         "strided region (rows of width_lines x 128 B, pitch_lines x 128 B apart, footprint_mib MiB "
         "in all; a Triton kernel of 8 programs per SM, program i reading rows i, i + grid, ...), read "
-        "it again (measured: dram__bytes_read.sum of that kernel)",
+        "it again (measured: dram__bytes_read.sum of that kernel)"
+        + "".join(f"; {k}={os.environ[k]}" for k in ("STRIDE_SHAPES", "STRIDE_MIB")
+                  if os.environ.get(k)),
         "rep,pitch_lines,width_lines,footprint_mib,region_bytes,measured_dram_read_bytes,"
         "warm_dram_read_bytes,cycles", row, setup=6)
