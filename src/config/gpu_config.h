@@ -159,6 +159,9 @@ struct MemParams {
   // aligned run of `slices` lines meets every slice once; under partition granules slice and set
   // come from the line's index among its half's lines (mem/half_hash.h) and the sets fill evenly.
   bool l2_hash_odd_by_block = false;
+  // l2.hash=ipoly: the slice's odd part is rotated by a hash of the line's aligned 256-line run,
+  // so a stride that is a multiple of the odd factor does not keep to a fraction of the slices.
+  bool l2_hash_rotate_residue = false;
   int l2_fetch_sectors = 1;  // a read miss fetches the aligned group of this many sectors (1, 2, 4)
   double l2_slice_bytes_per_cycle = 0;
   int l2_write_ack_cycles = 0;

@@ -85,7 +85,10 @@ void MemorySystem::fill_slice_hash_slot(uint64_t upper, SliceHashSlot& slot) con
   }
   slot.upper = upper;
   slot.bits = bits;
-  slot.residue = static_cast<uint32_t>(m_odd_div.mod(residue));
+  // l2.hash_rotate_residue: a rotation per slot (the slot is the aligned 256-line run), so it
+  // costs nothing per request.
+  const uint64_t rotation = m_rotate_residue ? m_odd_div.mod(mix64(upper) >> 32) : 0;
+  slot.residue = static_cast<uint32_t>(m_odd_div.mod(residue + rotation));
 }
 
 size_t MemorySystem::mix_set(uint64_t line) const {

@@ -496,8 +496,9 @@ class MemorySystem {
     return m_pair_extra[static_cast<size_t>(sm) * static_cast<size_t>(m_num_slices) +
                         static_cast<size_t>(slice)];
   }
-  int m_granule_shift = 0;    // log2(lines per partition granule); 0: the slice hash decides
-  HalfLocalHash m_half_hash;  // l2.hash_odd_by_block under partition granules
+  int m_granule_shift = 0;        // log2(lines per partition granule); 0: the slice hash decides
+  HalfLocalHash m_half_hash;      // l2.hash_odd_by_block under partition granules
+  bool m_rotate_residue = false;  // l2.hash_rotate_residue
   // l2.slice_skip_line_bits: the slice hash sees the line with those bits left out (its key);
   // the low byte's kept and left-out bits, packed, by value.
   int m_slice_skip = 0;  // how many bits are left out

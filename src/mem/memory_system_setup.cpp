@@ -166,6 +166,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
     }
   }
   m_hash = config.mem.l2_hash;
+  m_rotate_residue = config.mem.l2_hash_rotate_residue;
   build_ipoly_tables();  // after m_granule_shift: the tables hold the partition's parity
   if (config.mem.l2_hash_odd_by_block && m_granule_shift > 0 && m_hash == SliceHash::kIpoly) {
     if (m_slice_skip > 0 || m_num_slices % 2 != 0 ||

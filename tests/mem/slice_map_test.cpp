@@ -3,6 +3,7 @@
 // 2k + 1 share a slice, and so do lines x and x ^ 4).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "../sim/test_util.h"
@@ -67,6 +68,28 @@ TEST(MemorySystem, SliceSkipBitsOutsideThePartitionGranuleAreAnError) {
     EXPECT_NE(std::string(e.what()).find("l2.slice_skip_line_bits"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("0x20"), std::string::npos) << e.what();
   }
+}
+
+// l2.hash_rotate_residue: on the H200 (96 slices = 3 x 32) the odd part of a line's slice is
+// the line mod 3, so lines 6 apart (rows of 768 B) keep residue 0: global slices 0-31, which
+// the fold into halves (slice mod 48 in the granule's half) leaves as 32 of each half's 48.
+// Rotated by a hash of each aligned 256-line run they reach all 96 over the 96 runs here.
+TEST(MemorySystem, RotatedResidueSpreadsAStrideOfTheOddFactor) {
+  const MemorySystem plain(load_gpu_config("h200", {"l2.hash_rotate_residue=false"}),
+                           ClockDomain::from_mhz(1980));
+  const MemorySystem rotated(load_gpu_config("h200", {"l2.hash_rotate_residue=true"}),
+                             ClockDomain::from_mhz(1980));
+  std::set<int> a;
+  std::set<int> b;
+  int moved = 0;
+  for (uint64_t i = 0; i < 4096; ++i) {
+    a.insert(plain.slice_of(6 * i));
+    b.insert(rotated.slice_of(6 * i));
+    moved += plain.slice_of(6 * i) != rotated.slice_of(6 * i) ? 1 : 0;
+  }
+  EXPECT_EQ(a.size(), 64U);
+  EXPECT_EQ(b.size(), 96U);
+  EXPECT_GT(moved, 4096 / 3);  // about 2/3 of the runs are rotated by 1 or 2
 }
 
 }  // namespace
