@@ -27,6 +27,7 @@
 #   bash validation/hw/next_batch.sh persm $OUT       # --per-sm under both streams: each SM's probe quantiles (~1 min)
 #   bash validation/hw/next_batch.sh loadedncu $OUT   # loaded_latency's l2hot launches under ncu, both streams: fabric sectors, slice balance (~3 min)
 #   LOADED_STREAM_SMS=0,2,... PART_TAG=T bash validation/hw/next_batch.sh partncu $OUT  # only those SMs stream hits, under ncu (~1 min)
+#   bash validation/hw/next_batch.sh pitch3 $OUT      # l2_stride_retain.py with rows 3 / 6 / 12 lines apart, against 2 / 4 / 16 (~1 min)
 #   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min; with the chip's sm_map)
 #   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
@@ -66,6 +67,8 @@
 #           fabric sectors against the SMs' sectors and the busiest / idlest slice's requests
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
 #           `asyncsim micro tma_bw --compare validation/data/h200/micro_tma_bw_depth.csv --max-bytes 0`
+#   pitch3: OUT/micro_l2_stride_retain_pitch3.csv -> validation/data/h200/, then `asyncsim micro
+#           l2_stride_retain --compare FILE --max-bytes 536870912 [--set l2.hash_rotate_residue=true]`
 #   ring:   OUT/micro_tma_ring.csv -> validation/data/h200/, then `python3 validation/tma_ring.py build/asyncsim`
 #   membw:  OUT/micro_mem_bw_ncu_points.csv (the points, one launch each), OUT/ncu_l2/mem_bw_raw.csv
 #           -> `python3 validation/l2_hot_ncu.py mem_bw` (reads micro_mem_bw.csv's point order,
@@ -75,7 +78,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh l2half|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pitch3|l2half|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -303,6 +306,15 @@ case "$part" in
       python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[loaded_latency --per-sm --hit-stream, LOADED_STREAM_SMS=$sms ($set)] loaded_latency.cu (validation/hw/micro.sh's loaded_latency line) with the stream over an 8 MiB region every SM read before each launch, by the listed SMs only; every SM probes (dram and l2hot, S = 0, 1, 2, 3, 4, 6, 8, 16, 3 launches a point); a streaming SM's samples count if they ended before its own stream did, a quiet SM's (stream_us 0) if they ended before the first streaming CTA's stream did (%globaltimer); one row per SM and point (columns probe,slots,smid,samples,p10,median,p90,stream_us)" > "$OUT/micro_loaded_latency_$set.csv"
       LOADED_STREAM_SMS="$sms" timeout 240 "$BUILD/loaded_latency" --per-sm --hit-stream >> "$OUT/micro_loaded_latency_$set.csv" || echo "loaded_latency $set failed: $?"
     done
+    ;;
+  pitch3)
+    # Does the chip keep rows whose pitch is a multiple of 3 lines as well as rows 2 or 4 apart?
+    # (l2.hash_rotate_residue: the model as configured puts rows 3 apart into two thirds of the
+    # slices.) l2_stride_retain.py with those rows at 24 and 32 MiB (~30 s), its ncu report
+    # dropped (13 MB).
+    STRIDE_SHAPES="1:2,3,4,6;2:6;4:12,16,20" STRIDE_MIB=24,32 \
+      python3 "$HERE/l2_stride_retain.py" "$OUT/micro_l2_stride_retain_pitch3.csv"
+    rm -f "$OUT"/micro_l2_stride_retain_pitch3_ncu.ncu-rep
     ;;
   halfmap)
     # Which SMs read hits from the same half of the slices as SM 0: for each SM s (HALF_SMS, default
