@@ -88,7 +88,8 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "l2.hash=ipoly with slices = odd x 2^k: the odd part (the line mod odd) is rotated by a "
       "hash of the line's aligned 256-line run (32 KB), so rows whose pitch is a multiple of "
       "odd lines reach every slice over many runs instead of a fraction of them in each; the "
-      "lines of one run keep their order; false: the line mod odd alone",
+      "lines of one run keep their residues relative to each other; false: the line mod odd "
+      "alone",
       [](GpuConfig& c) -> bool& { return c.mem.l2_hash_rotate_residue; }));
   s.push_back(bool_param("l2.flush_dirty_at_end",
                          "count dirty lines left at kernel end as DRAM writes",

@@ -474,7 +474,7 @@ class MemorySystem {
   struct SliceHashSlot {
     uint64_t upper = UINT64_MAX;  // line >> 8 (never UINT64_MAX); UINT64_MAX: empty
     uint32_t bits = 0;            // XOR of the upper bytes' m_ipoly_table entries
-    uint32_t residue = 0;         // (upper << 8) mod m_hash_odd
+    uint32_t residue = 0;         // (upper << 8) mod m_hash_odd, + l2.hash_rotate_residue's turn
   };
   static constexpr size_t kSliceHashSlots = 64;
   mutable std::vector<SliceHashSlot> m_slice_hash_slots =

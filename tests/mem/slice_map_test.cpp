@@ -89,7 +89,7 @@ TEST(MemorySystem, RotatedResidueSpreadsAStrideOfTheOddFactor) {
   }
   EXPECT_EQ(a.size(), 64U);
   EXPECT_EQ(b.size(), 96U);
-  EXPECT_GT(moved, 4096 / 3);  // about 2/3 of the runs are rotated by 1 or 2
+  EXPECT_GT(moved, 4096 / 3);  // lines of the ~2/3 of runs whose turn is 1 or 2
 }
 
 }  // namespace
