@@ -59,7 +59,8 @@ Occupancy occupancy(const CtaResources& cta, const GpuConfig& gpu, const char* w
   const int64_t warps = ceil_div(cta.threads, 32);
   const int64_t regs_per_warp =
       ceil_div(int64_t{cta.regs_per_thread} * 32, kRegAllocUnitPerWarp) * kRegAllocUnitPerWarp;
-  const int64_t by_smem = gpu.sm.smem_bytes / (cta.smem_bytes + kSmemReservedPerCta);
+  const int64_t smem_per_cta = cta.smem_bytes + gpu.sm.smem_reserved_per_cta;
+  const int64_t by_smem = smem_per_cta > 0 ? gpu.sm.smem_bytes / smem_per_cta : gpu.sm.max_ctas;
   const int64_t by_regs = gpu.sm.registers / (regs_per_warp * warps);
   const int64_t by_threads = gpu.sm.max_threads / cta.threads;
   Occupancy o{gpu.sm.max_ctas, OccupancyLimit::kCtaSlots};

@@ -23,9 +23,6 @@ struct Occupancy {
   OccupancyLimit limit = OccupancyLimit::kCtaSlots;
 };
 
-// CUDA reserves 1 KiB of shared memory per resident CTA for system use (CUDA C Programming
-// Guide, "Shared Memory" for compute capability 8.x/9.0).
-constexpr int64_t kSmemReservedPerCta = 1024;
 // Registers are allocated per warp in units of 256 (CUDA occupancy calculator, cc 9.0).
 constexpr int kRegAllocUnitPerWarp = 256;
 // Registers a thread needs beyond its share of the live fp32/fp16 tiles (addresses, loop

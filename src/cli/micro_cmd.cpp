@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -27,7 +28,7 @@ struct MicroCmd {
   std::string name;
   std::string gpu = "h200";
   std::vector<std::string> sets;
-  double sm_clock_mhz = 0;
+  std::optional<double> sm_clock_mhz;  // unset: keep the config's
   std::string compare;
   std::string metric;  // --metric COLUMN: the column compared instead of the micro's own
   std::vector<std::string> where;
@@ -252,8 +253,8 @@ int run_micro(const MicroCmd& o) {
     b.metric = o.metric;
   }
   GpuConfig c = load_gpu_config(o.gpu, o.sets);
-  if (o.sm_clock_mhz != 0) {
-    apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
+  if (o.sm_clock_mhz) {
+    apply_override(c, "sm.clock_mhz", fmt::format("{}", *o.sm_clock_mhz), "--sm-clock-mhz");
   }
   if (!o.emit.empty()) {
     std::error_code ec;

@@ -47,8 +47,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
 
 GpuConfig load_config(const CommonOptions& o) {
   GpuConfig c = load_gpu_config(o.gpu, o.sets);
-  if (o.sm_clock_mhz != 0) {
-    apply_override(c, "sm.clock_mhz", fmt::format("{}", o.sm_clock_mhz), "--sm-clock-mhz");
+  if (o.sm_clock_mhz) {
+    apply_override(c, "sm.clock_mhz", fmt::format("{}", *o.sm_clock_mhz), "--sm-clock-mhz");
   }
   return c;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace asyncsim::cli {
 
 struct CommonOptions {
   std::string gpu = "h200";
-  double sm_clock_mhz = 0;  // 0: keep the config's
+  std::optional<double> sm_clock_mhz;  // unset: keep the config's
   std::vector<std::string> sets;
   bool json = false;
   std::string stats_file;

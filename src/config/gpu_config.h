@@ -37,6 +37,7 @@ struct SmParams {
   int registers = 0;
   int smem_bytes = 0;
   int smem_per_cta_max = 0;
+  int smem_reserved_per_cta = 0;  // system use, on top of each resident CTA's own
   int cta_launch_cycles = 0;
   double cta_dispatch_cycles = 0;  // block scheduler: one CTA launch per this many cycles
   int kernel_launch_cycles = 0;
@@ -220,6 +221,7 @@ struct MemParams {
   int noc_queue_bytes = 0;  // an SM's port backlog beyond which its TMA generator stalls
   double dram_clock_mhz = 0;
   int dram_channels = 0;
+  int64_t dram_capacity_bytes = 0;  // device memory a kernel's tensors must fit in; 0: unchecked
   double dram_bandwidth_gbs = 0;
   int dram_latency_cycles = 0;  // DRAM clock cycles from a miss leaving L2 to data back in L2
   int dram_interleave_bytes = 0;

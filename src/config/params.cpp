@@ -58,6 +58,11 @@ std::vector<ParamSpec> build_specs() {
       "sm.smem_per_cta_max", "B", "largest shared-memory allocation of one CTA",
       [](GpuConfig& c) -> int& { return c.sm.smem_per_cta_max; }, 0, kBig));
   s.push_back(int_param(
+      "sm.smem_reserved_per_cta", "B",
+      "shared memory the system reserves for each resident CTA, on top of the CTA's own "
+      "allocation (it counts against sm.smem_bytes)",
+      [](GpuConfig& c) -> int& { return c.sm.smem_reserved_per_cta; }, 0, kBig));
+  s.push_back(int_param(
       "sm.cta_launch_cycles", "SM cycles",
       "from a CTA slot freeing (or kernel start) to the new CTA's first issue",
       [](GpuConfig& c) -> int& { return c.sm.cta_launch_cycles; }, 0, 1000000));

@@ -293,6 +293,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
   s.push_back(int_param(
       "dram.channels", "channels", "independent DRAM channels",
       [](GpuConfig& c) -> int& { return c.mem.dram_channels; }, 1, 4096));
+  s.push_back(int_param(
+      "dram.capacity_bytes", "B",
+      "device memory: a kernel whose tensor maps cover more bytes than this is an impossible "
+      "request (an input error before simulation); 0: not checked",
+      [](GpuConfig& c) -> int64_t& { return c.mem.dram_capacity_bytes; }, 0, int64_t{1} << 56));
   s.push_back(float_param(
       "dram.bandwidth_gbs", "GB/s",
       "dram.model=simple: sustainable bandwidth, all channels (also the DRAM utilisation "

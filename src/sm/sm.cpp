@@ -74,7 +74,8 @@ bool Sm::fits_another_cta() const {
   const auto& c = m_ctx.config.sm;
   const auto& k = m_ctx.kernel;
   return m_live_ctas < c.max_ctas && m_used_threads + k.threads_per_cta() <= c.max_threads &&
-         m_used_regs + regs_per_cta(k) <= c.registers && m_used_smem + k.smem_bytes <= c.smem_bytes;
+         m_used_regs + regs_per_cta(k) <= c.registers &&
+         m_used_smem + k.smem_bytes + c.smem_reserved_per_cta <= c.smem_bytes;
 }
 
 void Sm::launch_cta(int64_t cta, Time t) {
@@ -95,7 +96,7 @@ void Sm::launch_cta(int64_t cta, Time t) {
   ++m_stats.ctas;
   m_used_threads += k.threads_per_cta();
   m_used_regs += regs_per_cta(k);
-  m_used_smem += k.smem_bytes;
+  m_used_smem += k.smem_bytes + m_ctx.config.sm.smem_reserved_per_cta;
   uint32_t b = c.barrier_base;
   for (const auto& arr : k.barriers) {
     for (int i = 0; i < arr.size; ++i) {
@@ -412,7 +413,7 @@ bool Sm::on_cta_release(uint32_t slot) {
   const auto& k = m_ctx.kernel;
   m_used_threads -= k.threads_per_cta();
   m_used_regs -= regs_per_cta(k);
-  m_used_smem -= k.smem_bytes;
+  m_used_smem -= k.smem_bytes + m_ctx.config.sm.smem_reserved_per_cta;
   for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
     m_wgs[i].state = WgState::kFree;
   }

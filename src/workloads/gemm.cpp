@@ -268,7 +268,8 @@ int ctas_per_sm(const GemmSpec& s, const GpuConfig& c, int threads) {
   const int64_t regs = (gemm_regs_per_thread(s) * 32 + 255) / 256 * 256 * (threads / 32);
   int64_t n = c.sm.max_ctas;
   n = std::min<int64_t>(n, c.sm.max_threads / threads);
-  n = std::min<int64_t>(n, smem > 0 ? c.sm.smem_bytes / smem : n);
+  const int64_t per_cta = smem + c.sm.smem_reserved_per_cta;  // what the SM admits (sm.cpp)
+  n = std::min<int64_t>(n, per_cta > 0 ? c.sm.smem_bytes / per_cta : n);
   n = std::min<int64_t>(n, c.sm.registers / regs);
   return static_cast<int>(std::max<int64_t>(n, 1));
 }

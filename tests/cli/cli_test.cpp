@@ -68,12 +68,27 @@ TEST(Cli, BadFlagValueIsExit2) {
   EXPECT_EQ(run("gemm --m -5").code, 2);
   EXPECT_EQ(run("gemm --gpu no_such_gpu").code, 2);
   EXPECT_EQ(run("frobnicate").code, 2);
+  // An explicit 0 MHz is a bad clock, not "keep the config's" (an unset flag is that).
+  const Outcome zero = run("gemm --m 256 --n 256 --k 256 --sm-clock-mhz 0");
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.out.find("--sm-clock-mhz: sm.clock_mhz must be in [1, 10000], got 0"),
+            std::string::npos)
+      << zero.out;
+  EXPECT_EQ(run("micro tma_size --sm-clock-mhz 0").code, 2);
 }
 
 TEST(Cli, ImpossibleResourceRequestIsExit2) {
   const Outcome o = run("gemm --tile 256x256x64 --warps 8 --stages 6");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.out.find("shared memory"), std::string::npos) << o.out;
+  // An SM with less shared memory than one CTA needs: the request, not a deadlock of a kernel
+  // whose CTAs never started (exit 3).
+  const Outcome small = run("gemm --m 256 --n 256 --k 256 --set sm.smem_bytes=1000");
+  EXPECT_EQ(small.code, 2);
+  EXPECT_NE(small.out.find("a CTA needs 99328 bytes of shared memory (+ 1024 reserved, "
+                           "sm.smem_reserved_per_cta); an SM has 1000 (sm.smem_bytes)"),
+            std::string::npos)
+      << small.out;
 }
 
 TEST(Cli, ParamsListsEveryParameterWithSource) {

@@ -55,6 +55,28 @@ program::Kernel one_compute_per_cta(int grid, int threads, const std::string& cy
   return b.finish();
 }
 
+// sm.smem_reserved_per_cta counts against an SM's shared memory for every resident CTA (the CUDA
+// occupancy rule): two CTAs per SM of (smem_bytes - 1024) / 2 B each run side by side without the
+// reserve (one 1000-cycle COMPUTE's time) and one after the other with 1024 B reserved each.
+TEST(Dispatch, ReservedSharedMemoryDecidesWhetherTwoCtasShareAnSm) {
+  const auto cycles = [](int reserve) {
+    const GpuConfig c = simple_gpu({fmt::format("sm.smem_reserved_per_cta={}", reserve)});
+    KernelBuilder b("pair");
+    b.set_grid(2 * c.sm.count);
+    b.set_resources(32, (c.sm.smem_bytes - 1024) / 2);
+    b.begin_role("main", 1);
+    KernelBuilder::ComputeOps ops;
+    ops.cycles = "1000";
+    b.compute(ops);
+    b.end_role();
+    return simulate(b.finish(), c).cycles;
+  };
+  const int64_t shared = cycles(0);
+  const int64_t apart = cycles(1024);
+  EXPECT_LT(shared, 1100) << shared;  // both CTAs of an SM at once
+  EXPECT_GE(apart, 2000) << apart;    // the second waits for the first's slot
+}
+
 TEST(Dispatch, DispatchOrderFillsOneGpcFirst) {
   const program::Kernel k = one_compute_per_cta(4, 128, "10");
   const auto ctas_on = [&](const GpuConfig& c) {

@@ -462,6 +462,67 @@ TEST(Primitives, CtaThatDoesNotFitIsAnInputError) {
   }
 }
 
+// sm.smem_bytes below a CTA's need (with sm.smem_per_cta_max above it) is an impossible request,
+// reported as such, not as a deadlock of a kernel none of whose CTAs could start.
+TEST(Primitives, CtaLargerThanTheSmsSharedMemoryIsAnInputError) {
+  GpuConfig gpu = simple_gpu();
+  gpu.sm.smem_per_cta_max = 200000;
+  gpu.sm.smem_reserved_per_cta = 1024;
+  gpu.sm.smem_bytes = 1000;
+  KernelBuilder b("smem_over_sm");
+  b.set_resources(128, 4096);
+  b.begin_role("main", 1);
+  b.end_role();
+  try {
+    simulate(b.finish(), gpu);
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("a CTA needs 4096 bytes of shared memory (+ 1024 reserved, "
+                       "sm.smem_reserved_per_cta); an SM has 1000 (sm.smem_bytes)"),
+              std::string::npos)
+        << msg;
+  }
+  const auto one_cta = [] {
+    KernelBuilder ok("smem_fits");
+    ok.set_resources(128, 4096);
+    ok.begin_role("main", 1);
+    ok.end_role();
+    return ok.finish();
+  };
+  gpu.sm.smem_bytes = 4096 + 1024;  // exactly one CTA's worth with the reserve: it runs
+  EXPECT_NO_THROW(simulate(one_cta(), gpu));
+  gpu.sm.smem_bytes = 4096 + 1023;  // the CTA's own 4096 fit, the reserve does not
+  EXPECT_THROW(simulate(one_cta(), gpu), InputError);
+}
+
+// dram.capacity_bytes bounds the bytes a kernel's tensor maps cover, as a union: two maps of one
+// 1 MiB buffer fit 1.5 MiB of device memory, two buffers side by side do not.
+TEST(Primitives, TensorsBeyondDeviceMemoryAreAnInputError) {
+  GpuConfig gpu = simple_gpu();
+  gpu.mem.dram_capacity_bytes = 3 << 19;  // 1.5 MiB
+  const auto kernel = [](uint64_t second_base) {
+    KernelBuilder b("two_maps");
+    b.add_map(testing::map2d("a", 512, 1024, 2, 64, 0));  // 512 x 1024 fp16 = 1 MiB
+    b.add_map(testing::map2d("b", 512, 1024, 2, 64, second_base));
+    b.begin_role("main", 1);
+    b.end_role();
+    return b.finish();
+  };
+  EXPECT_NO_THROW(simulate(kernel(0), gpu));
+  EXPECT_NO_THROW(simulate(kernel(1 << 19), gpu));  // overlapping by half: 1.5 MiB in all
+  try {
+    simulate(kernel(1 << 20), gpu);
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the kernel's tensors cover 2097152 bytes (0.0021 GB); "
+                                         "simple has 1572864 bytes of device memory "
+                                         "(dram.capacity_bytes)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // sm.dispatch_order on 8 SMs in 2 GPCs (TPC t = SMs 2t, 2t+1 in GPC t mod 2: GPC 0 holds SMs
 // 0, 1, 4, 5). Four CTAs that fill an SM each land on SMs 0-3 by id, on GPC 0's four SMs
 // GPC-major, as the H200 places them (micro_sm_map.csv).
