@@ -152,6 +152,13 @@ static void check_consistency(const GpuConfig& c, const std::string& where) {
                       "must be below l2.rrip_levels ({})",
                       c.mem.l2_rrip_levels);
   }
+  if (c.mem.l2_bytes < int64_t{c.mem.line_bytes} * c.mem.l2_slices * c.mem.l2_ways) {
+    throw_input_error(where,
+                      "l2.bytes {} holds less than one set per slice (mem.line_bytes {} x "
+                      "l2.slices {} x l2.ways {} = {} bytes)",
+                      c.mem.l2_bytes, c.mem.line_bytes, c.mem.l2_slices, c.mem.l2_ways,
+                      int64_t{c.mem.line_bytes} * c.mem.l2_slices * c.mem.l2_ways);
+  }
   if (c.mem.l2_set_index == L2SetIndex::kXor &&
       std::popcount(static_cast<unsigned>(c.l2_sets())) != 1) {
     throw_input_error(where,

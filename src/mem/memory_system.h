@@ -160,8 +160,8 @@ class MemorySystem {
         return m_set_div.mod(slice_quotient(line));
       case L2SetIndex::kXor: {
         uint64_t q = slice_quotient(line);
-        uint64_t set = q;
-        while ((q >>= m_set_bits) != 0) {
+        uint64_t set = q;  // (one set per slice: no fold, it would never end)
+        while (m_set_bits != 0 && (q >>= m_set_bits) != 0) {
           set ^= q;
         }
         return static_cast<size_t>(set) & (static_cast<size_t>(m_sets) - 1);
