@@ -15,8 +15,8 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "l2.clock_mhz", "MHz", "L2 / crossbar clock domain",
       [](GpuConfig& c) -> double& { return c.mem.l2_clock_mhz; }, 1, 10000));
   s.push_back(int_param(
-      "l2.bytes", "B", "L2 capacity", [](GpuConfig& c) -> int64_t& { return c.mem.l2_bytes; }, 1024,
-      kBig));
+      "l2.bytes", "B", "L2 capacity (at most 2 GiB: every line's state is held in host memory)",
+      [](GpuConfig& c) -> int64_t& { return c.mem.l2_bytes; }, 1024, int64_t{1} << 31));
   s.push_back(int_param(
       "l2.slices", "slices", "L2 slices (split evenly over two partitions)",
       [](GpuConfig& c) -> int& { return c.mem.l2_slices; }, 1, 4096));

@@ -58,6 +58,20 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   if (p.refresh && (p.t_refi_ns <= p.t_rfc_ns || p.t_rfc_ns <= 0.0)) {
     throw_input_error("dram", "refresh needs 0 < t_rfc_ns < t_refi_ns");
   }
+  // Every bank has its state in memory (the H200: 192 pseudo-channels x 32 banks); a geometry of
+  // billions (or one whose int products overflow) is a bad config, not a run that never starts.
+  int64_t banks = 1;  // the product, stopped once past the limit (it could overflow)
+  for (const int n :
+       {p.channels, p.pseudo_channels, p.stack_ids, p.bank_groups, p.banks_per_group}) {
+    banks = banks > kMaxBanks ? banks : banks * std::max(n, 1);
+  }
+  if (banks > kMaxBanks) {
+    throw_input_error("dram",
+                      "channels x pseudo_channels x stack_ids x bank_groups x banks_per_group = "
+                      "{} x {} x {} x {} x {} is more than the {} banks simulated at most",
+                      p.channels, p.pseudo_channels, p.stack_ids, p.bank_groups, p.banks_per_group,
+                      kMaxBanks);
+  }
   m_num_pcs = p.channels * p.pseudo_channels;
   if (p.refresh_sync_pcs <= 0 || m_num_pcs % p.refresh_sync_pcs != 0) {
     throw_input_error("dram", "refresh_sync_pcs must divide the {} pseudo-channels, got {}",

@@ -107,6 +107,7 @@ struct HbmAddress {
 
 class HbmSystem {
  public:
+  static constexpr int64_t kMaxBanks = int64_t{1} << 22;  // the H200 has 6144
   struct Stats {
     uint64_t reads = 0;
     uint64_t writes = 0;          // accepted

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <queue>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "util/error.h"
@@ -76,6 +77,23 @@ TEST(Hbm, TinyAddressHelperMatchesDecode) {
       EXPECT_EQ(a.row, static_cast<int64_t>(row));
       EXPECT_EQ(a.column, 3);
     }
+  }
+}
+
+// A geometry of more banks than are simulated (or whose int product would overflow) is a config
+// error naming the factors, not an allocation that never ends.
+TEST(Hbm, TooManyBanksIsAnInputError) {
+  HbmParams p = tiny();
+  p.pseudo_channels = 1 << 20;
+  p.bank_groups = 1 << 20;
+  p.banks_per_group = 1 << 20;
+  try {
+    HbmSystem hbm(p);
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is more than the 4194304 banks simulated at most"),
+              std::string::npos)
+        << e.what();
   }
 }
 
