@@ -40,6 +40,17 @@ void check_fits(const program::Kernel& k, const GpuConfig& c) {
     throw_input_error(where, "a CTA needs {} registers ({} per thread x {} threads); an SM has {}",
                       regs, k.regs_per_thread, k.threads_per_cta(), c.sm.registers);
   }
+  // Each mbarrier is 8 bytes of the CTA's shared memory.
+  int64_t barriers = 0;
+  for (const auto& b : k.barriers) {
+    barriers += b.size;
+  }
+  if (barriers * 8 > c.sm.smem_per_cta_max) {
+    throw_input_error(where,
+                      "a CTA's {} mbarriers need {} bytes of shared memory; {} allows at most {} "
+                      "per CTA",
+                      barriers, barriers * 8, c.name, c.sm.smem_per_cta_max);
+  }
   // The tensors must fit in device memory: the bytes the tensor maps cover (their union, so two
   // maps over one buffer count it once).
   if (c.mem.dram_capacity_bytes > 0 && !k.maps.empty()) {
@@ -83,6 +94,7 @@ class Run {
         m_mem_before(memory.stats()),
         m_slices_before(memory.slice_stats()),
         m_hbm_before(memory.hbm() ? memory.hbm()->stats() : HbmSystem::Stats{}) {
+    check_fits(k, c);  // before the SMs allocate each CTA slot's barriers and warpgroups
     m_ctx.issue_trace = trace;
     m_ctx.trace_every_role = o.trace_every_role;
     m_ctx.trace_every_cta = o.trace_every_cta;
@@ -359,7 +371,6 @@ Time Run::finish_time() const {
 }
 
 SimResult Run::run(bool flush) {
-  check_fits(m_kernel, m_config);
   // Launch, then the cold fetch of the kernel's code (a kernel without a stated size is as
   // small as the launch microbenchmark's, whose fetch kernel_launch_cycles holds).
   const double rate = m_config.sm.code_fetch_bytes_per_cycle;

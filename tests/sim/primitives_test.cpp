@@ -496,6 +496,24 @@ TEST(Primitives, CtaLargerThanTheSmsSharedMemoryIsAnInputError) {
   EXPECT_THROW(simulate(one_cta(), gpu), InputError);
 }
 
+// mbarriers live in shared memory (8 B each): a CTA of 100000 is an input error, found before
+// the SMs allocate every CTA slot's barrier state (which took minutes and gigabytes).
+TEST(Primitives, MoreMbarriersThanSharedMemoryIsAnInputError) {
+  KernelBuilder b("many_barriers");
+  b.add_barrier("full", 100000, 1);
+  b.begin_role("main", 1);
+  b.end_role();
+  try {
+    simulate(b.finish(), simple_gpu());
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a CTA's 100000 mbarriers need 800000 bytes of shared "
+                                         "memory; simple allows at most 232448 per CTA"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // dram.capacity_bytes bounds the bytes a kernel's tensor maps cover, as a union: two maps of one
 // 1 MiB buffer fit 1.5 MiB of device memory, two buffers side by side do not.
 TEST(Primitives, TensorsBeyondDeviceMemoryAreAnInputError) {
