@@ -373,10 +373,13 @@ void add_micro_command(CLI::App& app) {
                   "only points with COLUMN=V1[,V2...] (repeatable; all must match)");
   cmd->add_option("--max-bytes", o->options.max_bytes,
                   "bytes a streaming point moves at most (0: the hardware's full amount)")
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--tolerance", o->tolerance_pct, "per-point error counted as a match, %")
       ->capture_default_str();
-  cmd->add_option("--jobs", o->jobs, "points simulated in parallel")->capture_default_str();
+  cmd->add_option("--jobs", o->jobs, "points simulated in parallel")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   cmd->add_option("--emit", o->emit,
                   "also write each simulated point's kernels as .asim programs into this "
                   "directory (STEM.N.asim; select points with --where)");

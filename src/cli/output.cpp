@@ -37,6 +37,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
                  "write where and when each CTA ran (CSV: cta, sm, start and end cycle)");
   cmd.add_option("--timeline-max-events", o.timeline_max_events,
                  "cap on timeline slices (later ones are dropped with a warning)")
+      ->check(non_negative())
       ->capture_default_str();
   cmd.add_option("--timeline-sample-ns", o.timeline_sample_ns,
                  "interval of the timeline's DRAM and L2 GB/s counter tracks")

@@ -12,6 +12,15 @@
 
 namespace asyncsim::cli {
 
+// For unsigned options, which CLI11 would otherwise take "-1" into as 2^64 - 1.
+inline CLI::Validator non_negative() {
+  return CLI::Validator(
+      [](std::string& s) {
+        return !s.empty() && s[0] == '-' ? "must not be negative, got " + s : std::string();
+      },
+      "NONNEGATIVE");
+}
+
 struct CommonOptions {
   std::string gpu = "h200";
   std::optional<double> sm_clock_mhz;  // unset: keep the config's

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -144,8 +145,29 @@ static bool selected(const std::vector<std::string>& allowed, const std::string&
   return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
 }
 
+// A value asked for by --split / --kernel that no row has is a typo, not an empty selection.
+static void check_selected(const std::vector<MeasuredRow>& rows,
+                           const std::vector<std::string>& wanted, const std::string& column,
+                           const std::string& flag) {
+  std::set<std::string> have;
+  for (const auto& r : rows) {
+    have.insert(r.get(column));
+  }
+  for (const auto& w : wanted) {
+    if (have.count(w) == 0) {
+      std::string list;
+      for (const auto& h : have) {
+        list += (list.empty() ? "" : ", ") + h;
+      }
+      throw_input_error(flag, "no row of the files has {} '{}' (they have: {})", column, w, list);
+    }
+  }
+}
+
 std::vector<RowResult> validate_rows(const std::vector<MeasuredRow>& rows,
                                      const ValidateOptions& options, const RowBuilder& build) {
+  check_selected(rows, options.splits, "split", "--split");
+  check_selected(rows, options.kernels, "kernel", "--kernel");
   std::vector<const MeasuredRow*> todo;
   for (const auto& r : rows) {
     if (selected(options.splits, r.get("split")) && selected(options.kernels, r.get("kernel"))) {

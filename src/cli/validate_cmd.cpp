@@ -199,7 +199,9 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--set", o->v.sets, "config override key=value (repeatable), e.g. for ablations");
   cmd->add_option("--split", o->splits, "comma-separated splits to keep (calib,test,sweep)");
   cmd->add_option("--kernel", o->kernels, "comma-separated kernel families to keep");
-  cmd->add_option("--jobs", o->v.jobs, "rows simulated in parallel")->capture_default_str();
+  cmd->add_option("--jobs", o->v.jobs, "rows simulated in parallel")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "print rows and summaries as one JSON object");
   cmd->add_option("--plot", o->plot_file, "write a log-log correlation chart (PNG)");
   cmd->callback([o]() {

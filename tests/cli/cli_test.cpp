@@ -75,6 +75,18 @@ TEST(Cli, BadFlagValueIsExit2) {
             std::string::npos)
       << zero.out;
   EXPECT_EQ(run("micro tma_size --sm-clock-mhz 0").code, 2);
+  // 100000 threads aborted the process; "-1" became 2^64 - 1 in unsigned options.
+  EXPECT_EQ(run("micro tma_size --jobs 100000").code, 2);
+  EXPECT_EQ(run("micro tma_size --max-bytes -1").code, 2);
+  EXPECT_EQ(run("gemm --timeline-max-events -5").code, 2);
+  // A split or kernel no row has is a typo, not an empty table.
+  const Outcome split =
+      run("validate " ASYNCSIM_SOURCE_DIR "/validation/data/h200/gemm.csv --split calibb");
+  EXPECT_EQ(split.code, 2);
+  EXPECT_NE(split.out.find("--split: no row of the files has split 'calibb' (they have: calib, "
+                           "test)"),
+            std::string::npos)
+      << split.out;
 }
 
 TEST(Cli, ImpossibleResourceRequestIsExit2) {
