@@ -10,8 +10,9 @@ report, exit 3), never a crash, a hang or an unbounded allocation.
       mutants of each program (lines deleted, duplicated, swapped; tokens and numbers replaced)
       run with `asyncsim run`
 
-Prints one line per finding (HANG, CRASH rc=N, DEADLOCK) and exits 1 if there was any. Slow
-(minutes); not part of the test suite. The fortieth session's sweeps found: an L2 of one
+Prints one line per finding (HANG, CRASH rc=N, DEADLOCK) and exits 1 if there was any. About a
+minute per mode on this project's VM; not part of the test suite. A HANG may be a valid program
+that is merely long (a mutated loop bound): read the kept file before calling it a defect. The fortieth session's sweeps found: an L2 of one
 set per slice looping forever, DRAM geometries and L2 sizes that allocated without end,
 1e6-stage programs allocating barrier state before their shared memory was checked, and
 sm.smem_bytes below a CTA's need reported as a deadlock (all fixed, with tests).

@@ -10,6 +10,14 @@
 
 namespace asyncsim {
 
+int64_t cta_registers(const program::Kernel& k) {
+  return (k.regs_per_thread * 32 + 255) / 256 * 256 * (k.threads_per_cta() / 32);
+}
+
+int64_t cta_shared_memory(const program::Kernel& k, const GpuConfig& c) {
+  return k.smem_bytes + c.sm.smem_reserved_per_cta;
+}
+
 void check_resources(const program::Kernel& k, const GpuConfig& c) {
   const std::string where = format_location(k.source, 0);
   if (k.smem_bytes > c.sm.smem_per_cta_max) {
@@ -18,7 +26,7 @@ void check_resources(const program::Kernel& k, const GpuConfig& c) {
   }
   // An SM admits a CTA only while its shared memory holds it and the system's reserve
   // (sm.smem_bytes may be set below sm.smem_per_cta_max): a larger CTA would wait forever.
-  if (k.smem_bytes + c.sm.smem_reserved_per_cta > c.sm.smem_bytes) {
+  if (cta_shared_memory(k, c) > c.sm.smem_bytes) {
     throw_input_error(where,
                       "a CTA needs {} bytes of shared memory (+ {} reserved, "
                       "sm.smem_reserved_per_cta); an SM has {} (sm.smem_bytes)",
@@ -28,7 +36,7 @@ void check_resources(const program::Kernel& k, const GpuConfig& c) {
     throw_input_error(where, "a CTA of {} threads exceeds the {} threads of an SM",
                       k.threads_per_cta(), c.sm.max_threads);
   }
-  const int64_t regs = (k.regs_per_thread * 32 + 255) / 256 * 256 * (k.threads_per_cta() / 32);
+  const int64_t regs = cta_registers(k);
   if (regs > c.sm.registers) {
     throw_input_error(where, "a CTA needs {} registers ({} per thread x {} threads); an SM has {}",
                       regs, k.regs_per_thread, k.threads_per_cta(), c.sm.registers);

@@ -2,10 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <deque>
-#include <utility>
-#include <vector>
 
 #include "mem/memory_system.h"
 #include "sim/context.h"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/resource_check.h"
 #include "stats/timeline.h"
 #include "util/error.h"
 
@@ -64,18 +65,12 @@ Sm::Sm(SimContext& ctx, uint16_t id)
   m_stats.role_time.resize(k.roles.size());
 }
 
-static int64_t regs_per_cta(const program::Kernel& k) {
-  // Registers are allocated per warp in units of 256 (CUDA occupancy calculator).
-  const int64_t per_warp = (k.regs_per_thread * 32 + 255) / 256 * 256;
-  return per_warp * (k.threads_per_cta() / 32);
-}
-
 bool Sm::fits_another_cta() const {
   const auto& c = m_ctx.config.sm;
   const auto& k = m_ctx.kernel;
   return m_live_ctas < c.max_ctas && m_used_threads + k.threads_per_cta() <= c.max_threads &&
-         m_used_regs + regs_per_cta(k) <= c.registers &&
-         m_used_smem + k.smem_bytes + c.smem_reserved_per_cta <= c.smem_bytes;
+         m_used_regs + cta_registers(k) <= c.registers &&
+         m_used_smem + cta_shared_memory(k, m_ctx.config) <= c.smem_bytes;
 }
 
 void Sm::launch_cta(int64_t cta, Time t) {
@@ -95,8 +90,8 @@ void Sm::launch_cta(int64_t cta, Time t) {
   ++m_live_ctas;
   ++m_stats.ctas;
   m_used_threads += k.threads_per_cta();
-  m_used_regs += regs_per_cta(k);
-  m_used_smem += k.smem_bytes + m_ctx.config.sm.smem_reserved_per_cta;
+  m_used_regs += cta_registers(k);
+  m_used_smem += cta_shared_memory(k, m_ctx.config);
   uint32_t b = c.barrier_base;
   for (const auto& arr : k.barriers) {
     for (int i = 0; i < arr.size; ++i) {
@@ -412,8 +407,8 @@ bool Sm::on_cta_release(uint32_t slot) {
   --m_live_ctas;
   const auto& k = m_ctx.kernel;
   m_used_threads -= k.threads_per_cta();
-  m_used_regs -= regs_per_cta(k);
-  m_used_smem -= k.smem_bytes + m_ctx.config.sm.smem_reserved_per_cta;
+  m_used_regs -= cta_registers(k);
+  m_used_smem -= cta_shared_memory(k, m_ctx.config);
   for (uint32_t i = c.first_wg; i < c.first_wg + c.num_wgs; ++i) {
     m_wgs[i].state = WgState::kFree;
   }
