@@ -9,6 +9,8 @@ namespace asyncsim::cli {
 
 using micro_detail::bank_points;
 using micro_detail::bank_simulate;
+using micro_detail::bulk_box_points;
+using micro_detail::bulk_box_simulate;
 using micro_detail::bw_points;
 using micro_detail::bw_simulate;
 using micro_detail::dirty_retain_points;
@@ -130,6 +132,17 @@ const std::vector<MicroBench>& micro_benches() {
        "median_cycles",
        stride_points,
        stride_simulate},
+      {"tma_bulk_box",
+       "1 CTA 1 warpgroup: 64 samples of MB_ARRIVE_EXPECT_TX + one BULK_LOAD of `bytes` contiguous "
+       "bytes (path bulk) or one TMA_LOAD of the same bytes as a box of bytes / 128 rows of 128 B "
+       "(path box) + MB_WAIT, sample i at (i + 64 for box) x spacing_bytes, every line read for "
+       "the first time, in a cold L2 (tma_bulk_box.cu flushes it); first 2 samples dropped",
+       {"path", "bytes", "spacing_bytes", "samples", "min_cycles", "p10_cycles", "median_cycles",
+        "p90_cycles", "mean_cycles"},
+       {"path", "bytes", "spacing_bytes"},
+       "median_cycles",
+       bulk_box_points,
+       bulk_box_simulate},
       {"dram_pair",
        "1 CTA 1 warpgroup: 64 samples of MB_ARRIVE_EXPECT_TX + one TMA_LOAD of `rows` rows of "
        "128 B, rows stride_bytes apart, + MB_WAIT, every line read for the first time (sample i "

@@ -133,6 +133,8 @@ std::vector<int64_t> cold_box_samples(
     const GpuConfig& c, const std::string& name, int64_t smem,
     const std::vector<program::TensorMap>& maps, int64_t bytes,
     const std::function<std::pair<int64_t, int64_t>(int)>& coords);
+std::vector<MicroRow> bulk_box_points();
+MicroRow bulk_box_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> pair_points();
 MicroRow pair_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions& o);
 std::vector<MicroRow> spread_points();

@@ -307,6 +307,68 @@ MicroRow stride_simulate(const MicroRow& key, const GpuConfig& c, const MicroOpt
 }
 
 // ---------------------------------------------------------------------------------------------
+// tma_bulk_box: 1 CTA, 1 thread, 64 samples of S contiguous bytes from DRAM by one bulk copy
+// (path bulk) or by one box of S / 128 rows of 128 B (path box, a [64 x 3 GiB / 128] fp16
+// tensor), sample i at (first + i) x spacing (first 0 for bulk, 64 for box: the two paths share
+// each configuration's addresses); a cold L2 where the H200 flushed it; first 2 dropped.
+
+namespace {
+constexpr int64_t kBulkBoxBytes[] = {4096, 8192, 16384, 32768};
+constexpr int64_t kBulkBoxSpacings[] = {kMiB + 4096, 16 * kMiB};
+constexpr int64_t kBulkBoxTotal = 3072 * kMiB;
+}  // namespace
+
+std::vector<MicroRow> bulk_box_points() {
+  std::vector<MicroRow> out;
+  for (const int64_t spacing : kBulkBoxSpacings) {
+    for (const int64_t bytes : kBulkBoxBytes) {
+      for (const char* path : {"bulk", "box"}) {
+        out.push_back({{"path", path}, {"bytes", s(bytes)}, {"spacing_bytes", s(spacing)}});
+      }
+    }
+  }
+  return out;
+}
+
+MicroRow bulk_box_simulate(const MicroRow& key, const GpuConfig& c, const MicroOptions&) {
+  const std::string& path = key_str(key, "path");
+  const int64_t bytes = key_int(key, "bytes");
+  const int64_t spacing = key_int(key, "spacing_bytes");
+  if ((path != "bulk" && path != "box") ||
+      std::find(std::begin(kBulkBoxBytes), std::end(kBulkBoxBytes), bytes) ==
+          std::end(kBulkBoxBytes) ||
+      std::find(std::begin(kBulkBoxSpacings), std::end(kBulkBoxSpacings), spacing) ==
+          std::end(kBulkBoxSpacings)) {
+    throw_input_error("micro tma_bulk_box",
+                      "no point path={} bytes={} spacing_bytes={} in tma_bulk_box.cu (paths bulk "
+                      "and box; 4096, 8192, 16384, 32768 bytes; spacings 1052672 and 16777216)",
+                      path, bytes, spacing);
+  }
+  constexpr int64_t kSmem = 32768;  // the kernel's dynamic shared memory
+  std::vector<int64_t> v;
+  if (path == "box") {
+    v = cold_box_samples(
+        c, "tma_bulk_box", kSmem, {row_map("T", 0, 128, kBulkBoxTotal / 128, bytes / 128)}, bytes,
+        [&](int i) { return std::make_pair(int64_t{0}, (kBoxSamples + i) * spacing / 128); });
+  } else {
+    KernelBuilder b("tma_bulk_box");
+    b.set_resources(32, kSmem + 16);
+    b.add_barrier("bar", 1, 1);
+    b.begin_role("main", 1);
+    for (int i = 0; i < kBoxSamples; ++i) {
+      b.mb_arrive_expect_tx("bar", "0", s(bytes));
+      b.bulk_load(s(i * spacing), s(bytes), "bar", "0");
+      b.mb_wait("bar", "0", s(i % 2));
+    }
+    b.end_role();
+    v = iteration_cycles(c, traced_run(b.finish(), c));
+    v.erase(v.begin(), v.begin() + 2);
+  }
+  return with_latency_columns({{"path", path}, {"bytes", s(bytes)}, {"spacing_bytes", s(spacing)}},
+                              v);
+}
+
+// ---------------------------------------------------------------------------------------------
 // dram_pair: 1 CTA, 1 thread, 64 samples of one box of R rows of 128 B, rows D bytes apart, every
 // line read for the first time (sample i at byte i * 4 MiB + (i * 7 mod 32) * 128 of a tensor of
 // rows D bytes long); a cold L2 where the H200 flushed it; first 2 samples dropped.
