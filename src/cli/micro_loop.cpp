@@ -240,10 +240,13 @@ program::TensorMap row_map(const char* name, uint64_t base, int64_t row_bytes, i
   return m;
 }
 
-std::vector<int64_t> cold_box_samples(
-    const GpuConfig& c, const std::string& name, int64_t smem,
-    const std::vector<program::TensorMap>& maps, int64_t bytes,
-    const std::function<std::pair<int64_t, int64_t>(int)>& coords) {
+namespace {
+
+// The sample loop of the cold-L2 micros: kBoxSamples of MB_ARRIVE_EXPECT_TX(bytes), the sample's
+// copies (emitted by `copies`), MB_WAIT; cycles per sample, the first 2 dropped.
+std::vector<int64_t> cold_samples(const GpuConfig& c, const std::string& name, int64_t smem,
+                                  const std::vector<program::TensorMap>& maps, int64_t bytes,
+                                  const std::function<void(KernelBuilder&, int)>& copies) {
   KernelBuilder b(name);
   b.set_resources(32, smem + 16);
   for (const program::TensorMap& m : maps) {
@@ -252,17 +255,28 @@ std::vector<int64_t> cold_box_samples(
   b.add_barrier("bar", 1, 1);
   b.begin_role("main", 1);
   for (int i = 0; i < kBoxSamples; ++i) {
-    const auto [x, y] = coords(i);
     b.mb_arrive_expect_tx("bar", "0", s(bytes));
-    for (const program::TensorMap& m : maps) {
-      b.tma_load(m.name, {s(x), s(y)}, "bar", "0");
-    }
+    copies(b, i);
     b.mb_wait("bar", "0", s(i % 2));
   }
   b.end_role();
   std::vector<int64_t> v = iteration_cycles(c, traced_run(b.finish(), c));
   v.erase(v.begin(), v.begin() + 2);
   return v;
+}
+
+}  // namespace
+
+std::vector<int64_t> cold_box_samples(
+    const GpuConfig& c, const std::string& name, int64_t smem,
+    const std::vector<program::TensorMap>& maps, int64_t bytes,
+    const std::function<std::pair<int64_t, int64_t>(int)>& coords) {
+  return cold_samples(c, name, smem, maps, bytes, [&](KernelBuilder& b, int i) {
+    const auto [x, y] = coords(i);
+    for (const program::TensorMap& m : maps) {
+      b.tma_load(m.name, {s(x), s(y)}, "bar", "0");
+    }
+  });
 }
 
 std::vector<MicroRow> stride_points() {
@@ -345,25 +359,16 @@ MicroRow bulk_box_simulate(const MicroRow& key, const GpuConfig& c, const MicroO
                       path, bytes, spacing);
   }
   constexpr int64_t kSmem = 32768;  // the kernel's dynamic shared memory
-  std::vector<int64_t> v;
-  if (path == "box") {
-    v = cold_box_samples(
-        c, "tma_bulk_box", kSmem, {row_map("T", 0, 128, kBulkBoxTotal / 128, bytes / 128)}, bytes,
-        [&](int i) { return std::make_pair(int64_t{0}, (kBoxSamples + i) * spacing / 128); });
-  } else {
-    KernelBuilder b("tma_bulk_box");
-    b.set_resources(32, kSmem + 16);
-    b.add_barrier("bar", 1, 1);
-    b.begin_role("main", 1);
-    for (int i = 0; i < kBoxSamples; ++i) {
-      b.mb_arrive_expect_tx("bar", "0", s(bytes));
-      b.bulk_load(s(i * spacing), s(bytes), "bar", "0");
-      b.mb_wait("bar", "0", s(i % 2));
-    }
-    b.end_role();
-    v = iteration_cycles(c, traced_run(b.finish(), c));
-    v.erase(v.begin(), v.begin() + 2);
-  }
+  const std::vector<int64_t> v =
+      path == "box"
+          ? cold_box_samples(c, "tma_bulk_box", kSmem,
+                             {row_map("T", 0, 128, kBulkBoxTotal / 128, bytes / 128)}, bytes,
+                             [&](int i) {
+                               return std::make_pair(int64_t{0}, (kBoxSamples + i) * spacing / 128);
+                             })
+          : cold_samples(c, "tma_bulk_box", kSmem, {}, bytes, [&](KernelBuilder& b, int i) {
+              b.bulk_load(s(i * spacing), s(bytes), "bar", "0");
+            });
   return with_latency_columns({{"path", path}, {"bytes", s(bytes)}, {"spacing_bytes", s(spacing)}},
                               v);
 }
