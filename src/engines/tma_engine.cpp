@@ -84,6 +84,7 @@ uint32_t TmaEngine::accept(const TmaTransaction& txn, Time t) {
 }
 
 void TmaEngine::release(uint32_t slot) {
+  m_stats.responses += m_txns[slot].requests;
   m_txns[slot].live = false;
   --m_live;
 }
@@ -280,7 +281,6 @@ Time TmaEngine::emit(const LineRequest& r, Time at, bool store) {
     m_stats.request_bytes += static_cast<uint64_t>(nsect * m_sector_bytes);
   }
   ++m_stats.requests;
-  ++m_stats.responses;
   m_stats.request_latency_ps += done - at;
   const uint32_t tail = m_inflight_head + m_inflight_count;  // < 2 cap
   m_inflight[tail >= cap ? tail - cap : tail] = done;
@@ -364,6 +364,7 @@ void TmaEngine::generate(Time t) {
     const Time cost = x.store ? m_store_sector_ps * sector_count(r.sectors)
                               : std::max(m_sector_ps * sector_count(r.sectors), m_request_ps);
     x.done = std::max(x.done, emit(r, m_cursor, x.store));
+    ++x.requests;
     m_cursor += cost;
     m_stats.generator_busy_ps += cost;
   }

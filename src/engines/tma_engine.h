@@ -33,9 +33,10 @@ struct TmaTransaction {
   int64_t row_stride = 0;
   int32_t extra_cycles = 0;  // added to the launch latency (lsu: 128-bit loads)
   Time accepted = 0;
-  Time ready = 0;    // earliest start of request generation
-  Time gen_end = 0;  // last request emitted (shared memory read done, for stores)
-  Time done = 0;     // last response back
+  Time ready = 0;         // earliest start of request generation
+  Time gen_end = 0;       // last request emitted (shared memory read done, for stores)
+  Time done = 0;          // last response back
+  uint32_t requests = 0;  // line requests emitted for it (OOB ones included)
   bool live = false;
 };
 
@@ -44,6 +45,9 @@ struct TmaStats {
   uint64_t load_bytes = 0;   // bytes delivered to shared memory
   uint64_t store_bytes = 0;  // bytes written to global memory
   uint64_t requests = 0;     // line requests sent to memory
+  // Responses consumed: a transaction's requests, counted when the SM processes its completion
+  // (release()), so requests == responses once a kernel ends says every transaction whose
+  // requests went out completed exactly once (none lost, none processed twice).
   uint64_t responses = 0;
   uint64_t request_bytes = 0;
   uint64_t oob_sectors = 0;

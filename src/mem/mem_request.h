@@ -40,8 +40,7 @@ struct MemStats {
   uint64_t dram_read_bytes = 0;
   uint64_t dram_write_bytes = 0;
   uint64_t requests = 0;
-  uint64_t read_requests = 0;  // of the requests, the reads (merged ones included)
-  uint64_t responses = 0;
+  uint64_t read_requests = 0;         // of the requests, the reads (merged ones included)
   uint64_t coalescer_merges = 0;      // reads merged by a TPC's request coalescer
   uint64_t partial_sector_reads = 0;  // reads of a sector asked for in part, served by a slice
   Time dram_busy_ps = 0;              // summed over channels

@@ -350,7 +350,6 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   ++m_stats.requests;
   m_now = t;
   m_stats.read_requests += req.write ? 0 : 1;
-  ++m_stats.responses;
   const int nsect = sector_count(req.sectors);
   const int bytes = nsect * m_sector_bytes;
   CoalescerEntry* merge_slot = nullptr;

@@ -432,7 +432,6 @@ SimResult Run::collect(Time end) const {
   ms.l2_write_bytes -= b.l2_write_bytes;
   ms.requests -= b.requests;
   ms.read_requests -= b.read_requests;
-  ms.responses -= b.responses;
   ms.coalescer_merges -= b.coalescer_merges;
   ms.partial_sector_reads -= b.partial_sector_reads;
   ms.dram_busy_ps -= b.dram_busy_ps;
@@ -450,7 +449,6 @@ SimResult Run::collect(Time end) const {
                                    : 0;
   r.counters["mem.requests"] = static_cast<double>(ms.requests);
   r.counters["mem.read_requests"] = static_cast<double>(ms.read_requests);
-  r.counters["mem.responses"] = static_cast<double>(ms.responses);
   r.counters["mem.coalescer_merges"] = static_cast<double>(ms.coalescer_merges);
   r.counters["mem.partial_sector_reads"] = static_cast<double>(ms.partial_sector_reads);
   const auto& slices = m_memory.slice_stats();
