@@ -181,7 +181,11 @@ TEST(Hbm, WritesArePostedAndDrainedInBatches) {
   EXPECT_EQ(hbm.stats().drains, 1U);
   EXPECT_EQ(hbm.stats().writes_drained, 4U);
   hbm.access(tiny_addr(4, 0, 0), 64, true, 4 * kNs);
-  EXPECT_GT(hbm.flush(5 * kNs), 5 * kNs);
+  // The batch drained at 3 opened banks 0-3 (ACTs at 3 / 5 / 7 / 9: tRRD_S, tRRD_L) and its
+  // data ended at 26, after which the bus is the reads' from 26 + tWTR_S + tCL = 39. The fifth
+  // write's bank waits for tFAW (fifth ACT of the SID at 3 + 20 = 23), WR at 23 + tRCD = 33,
+  // data end 33 + tCCD_L + tWL + tBURST = 40, but its two bursts find the bus at 39: 41.
+  EXPECT_EQ(hbm.flush(5 * kNs), 41 * kNs);
   EXPECT_EQ(hbm.stats().writes_drained, 5U);
   EXPECT_EQ(hbm.stats().write_bytes, 5U * 64U);
 }
@@ -407,6 +411,9 @@ TEST(Hbm, ConservationEveryAccessCompletesOnceAndBytesAdd) {
   EXPECT_EQ(s.read_bytes, tr.requested_read);
   EXPECT_EQ(s.write_bytes, tr.requested_write);
   EXPECT_EQ(s.row_misses + s.row_conflicts, s.activates);
+  // Every burst read or written holds its pseudo-channel's bus once: max(tBURST, tCCD_S) =
+  // 1.25 ns over dram.bus_efficiency 0.94, 1330 ps (bytes are whole bursts here).
+  EXPECT_EQ(s.busy_ps, static_cast<Time>((s.read_bytes + s.write_bytes) / 32 * 1330));
 }
 
 TEST(Hbm, Deterministic) {
@@ -565,6 +572,7 @@ TEST(HbmH200, StridedAndContiguousBoxesCostAlike) {
   EXPECT_GT(contig128, 200.0);
   EXPECT_LT(contig128, 431.0 * 1.2);
   EXPECT_LT(strided, 1.5 * contig128);
+  EXPECT_LT(contig128, 1.5 * strided);
 }
 
 }  // namespace

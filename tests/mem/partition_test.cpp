@@ -52,25 +52,34 @@ TEST(MemorySystem, PartitionGranuleKeepsAligned4KbInOnePartition) {
 }
 
 // l2.pair_spread_cycles: each SM-slice pair adds its own share of the spread to the hit round
-// trip (0 .. 100 cycles here), the same every time; pairs differ.
+// trip (0 .. 100 cycles here: 50 each way, MemorySystem::pair_share() of it), the same every
+// time; pairs differ. One line on each of the simple GPU's 4 slices, read by SMs 0 and 1.
 TEST(MemorySystem, PairSpreadGivesEachSmSlicePairItsOwnHitLatency) {
   const GpuConfig cfg = testing::simple_gpu({"l2.pair_spread_cycles=100"});
   MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+  ASSERT_EQ(mem.num_slices(), 4);
+  std::vector<uint64_t> lines(4, UINT64_MAX);
+  for (uint64_t l = 0; std::count(lines.begin(), lines.end(), UINT64_MAX) > 0; ++l) {
+    auto& at = lines[static_cast<size_t>(mem.slice_of(l))];
+    at = std::min(at, l);
+  }
   std::set<Time> seen;
   Time t = 10'000 * kNs;
-  for (uint64_t line = 0; line < 4; ++line) {  // the 4 slices of the simple GPU
+  for (int slice = 0; slice < 4; ++slice) {
+    const uint64_t line = lines[static_cast<size_t>(slice)];
     for (uint16_t sm = 0; sm < 2; ++sm) {
       mem.access(read(line, sm), 0);  // resident
       const Time first = mem.access(read(line, sm), t) - t;
       const Time again = mem.access(read(line, sm), t + 1000 * kNs) - (t + 1000 * kNs);
+      const auto share =
+          static_cast<Time>(MemorySystem::pair_share(sm, slice) * static_cast<double>(50 * kNs));
+      EXPECT_EQ(first, 200 * kNs + 2 * share) << "sm " << sm << " slice " << slice;
       EXPECT_EQ(first, again);
-      EXPECT_GE(first, 200 * kNs);
-      EXPECT_LT(first, 300 * kNs);
       seen.insert(first);
       t += 2000 * kNs;
     }
   }
-  EXPECT_GE(seen.size(), 4u);
+  EXPECT_EQ(seen.size(), 8u);  // no two of the 8 pairs alike
 }
 
 TEST(MemorySystem, PairSharesSpreadEvenlyForEverySm) {
