@@ -333,8 +333,6 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       {"dram.row_bytes", &HbmParams::row_bytes, "B", "page (row) of one bank of a pseudo-channel"},
       {"dram.window_bytes", &HbmParams::window_bytes, "B",
        "aligned window spread over one group of pseudo-channels"},
-      {"dram.frfcfs_window", &HbmParams::frfcfs_window, "requests",
-       "row hits that may bypass a queued row switch"},
       {"dram.write_batch", &HbmParams::write_batch, "lines",
        "posted writes drained together per pseudo-channel"},
       {"dram.refresh_sync_pcs", &HbmParams::refresh_sync_pcs, "pseudo-channels",
@@ -347,6 +345,10 @@ void add_memory_params(std::vector<ParamSpec>& s) {
         h.key, h.unit, h.doc, [member](GpuConfig& c) -> int& { return c.mem.hbm.*member; }, 1,
         1 << 20));
   }
+  // A bank counts its bypasses in 16 bits (HbmSystem::Bank fills one host line).
+  s.push_back(int_param(
+      "dram.frfcfs_window", "requests", "row hits that may bypass a queued row switch",
+      [](GpuConfig& c) -> int& { return c.mem.hbm.frfcfs_window; }, 1, 32767));
   s.push_back(bool_param("dram.drain_when_idle",
                          "a posted write that finds its pseudo-channel's bus idle (nothing booked) "
                          "drains the queued writes at once instead of waiting for dram.write_batch",

@@ -182,8 +182,11 @@ class HbmSystem {
     Time pre_ok = 0;        // earliest PRE (tRAS, tRTP, tWR)
     Time cas_ok = 0;        // earliest column command (tRCD)
     Time switch_pre = 0;    // when the PRE that closed prev_row was issued
-    int32_t bypasses = 0;
-    int32_t postponed = 0;  // refreshes skipped in a row under dram.refresh_postpone_ns
+    // How long before switch_pre prev_row took its first column command (its ACT + tRCD): a
+    // bypassing hit reads no earlier (ps; within one host line with the fields above).
+    uint32_t prev_cas_lead = 0;
+    int16_t bypasses = 0;   // dram.frfcfs_window is at most 32767
+    int16_t postponed = 0;  // refreshes skipped in a row under dram.refresh_postpone_ns
     Time next_refresh = 0;  // the start of the tREFI epoch after the latest refresh applied
   };
   static_assert(sizeof(Bank) == 64);

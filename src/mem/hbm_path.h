@@ -37,6 +37,8 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
     const Time pre = std::max(t, bank.pre_ok);
     bank.prev_row = bank.open_row;
     bank.switch_pre = pre;
+    bank.prev_cas_lead =
+        static_cast<uint32_t>(std::min<Time>(pre - std::min(bank.cas_ok, pre), Time{UINT32_MAX}));
     bank.bypasses = 0;
     act_earliest = std::max(pre + m_rp, bank.act_ok);
   }
@@ -60,7 +62,8 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
     ++bank.bypasses;
     ++m_stats.bypass_hits;
     ++m_stats.row_hits;
-    cas = t;
+    // The row is still open, but a hit that arrives within tRCD of its ACT waits for it.
+    cas = std::max(t, bank.switch_pre - static_cast<Time>(bank.prev_cas_lead));
   } else {
     cas = open_row(a.pc, a.bank, a.row, t);
   }

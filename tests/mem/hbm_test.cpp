@@ -222,8 +222,10 @@ TEST(Hbm, RowHitBypassesQueuedSwitch) {
     (window > 0 ? with : without) = done;
     EXPECT_EQ(hbm.stats().bypass_hits, window > 0 ? 1U : 0U);
   }
-  // Bypass: RD at 2 (tCCD_L after the first RD at 10 is already past), data after the bus.
-  EXPECT_LT(with, 40 * kNs);
+  // Bypass: row 0 is open since its ACT at 0, so the RD goes at tRCD = 10 (the column budget,
+  // 4, and the arrival, 2, are earlier; until the forty-second session it went at 4, before
+  // the row could be read), data tCL and one burst later: 21.
+  EXPECT_EQ(with, 21 * kNs);
   // No bypass: a second switch after row 1's tRAS (ACT 30 -> PRE 50 -> ACT 60 -> RD 70).
   EXPECT_EQ(without, (70 + 10 + 1) * kNs);
 }
