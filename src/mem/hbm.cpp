@@ -276,7 +276,8 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
 void HbmSystem::drain(int pc, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(pc)];
   QueuedWrite* queue = &m_write_queue[static_cast<size_t>(pc * m_params.write_batch)];
-  p.bus_free = std::max({p.bus_free, p.read_end + m_rtw, t + m_wl});
+  const Time from = p.bus_free == p.turned_bus ? p.drain_bus_end : p.bus_free;
+  p.bus_free = std::max({from, p.read_end + m_rtw, t + m_wl});
   for (int i = 0; i < p.queued_writes; ++i) {
     const QueuedWrite& w = queue[i];
     const Time cas = open_row(pc, w.bank, w.row, t);
@@ -296,7 +297,9 @@ void HbmSystem::drain(int pc, Time t) {
   m_stats.writes_drained += static_cast<uint64_t>(p.queued_writes);
   ++m_stats.drains;
   p.queued_writes = 0;
+  p.drain_bus_end = p.bus_free;
   p.bus_free = std::max(p.bus_free, p.write_end + m_wtr_s + m_cl);
+  p.turned_bus = p.bus_free;
 }
 
 Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
@@ -311,7 +314,8 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   m_write_queue[static_cast<size_t>(a.pc * m_params.write_batch + p.queued_writes)] =
       QueuedWrite{a.bank, bursts, a.row};
   if (++p.queued_writes == m_params.write_batch ||
-      (m_params.drain_when_idle && p.bus_free <= t && p.read_end <= t)) {
+      (m_params.drain_when_idle && p.read_end <= t &&
+       (p.bus_free == p.turned_bus ? p.drain_bus_end : p.bus_free) <= t)) {
     drain(a.pc, t);
   }
   return t;

@@ -222,6 +222,11 @@ class HbmSystem {
     Time bus_free = 0;  // data-bus horizon (fluid: other bank groups fill tCCD_L gaps)
     Time read_end = -kTimeNever;
     Time write_end = -kTimeNever;
+    // The bus at the end of the last drain's data, and the horizon its write-to-read turnaround
+    // left (bus_free still equals it while no read has come since): a drain after a drain needs
+    // no turnaround.
+    Time drain_bus_end = -kTimeNever;
+    Time turned_bus = -kTimeNever;
     int64_t refresh_epoch = 0;
     int32_t queued_writes = 0;
   };

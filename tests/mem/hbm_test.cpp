@@ -181,11 +181,13 @@ TEST(Hbm, WritesArePostedAndDrainedInBatches) {
   EXPECT_EQ(hbm.stats().drains, 1U);
   EXPECT_EQ(hbm.stats().writes_drained, 4U);
   hbm.access(tiny_addr(4, 0, 0), 64, true, 4 * kNs);
-  // The batch drained at 3 opened banks 0-3 (ACTs at 3 / 5 / 7 / 9: tRRD_S, tRRD_L) and its
-  // data ended at 26, after which the bus is the reads' from 26 + tWTR_S + tCL = 39. The fifth
+  // The batch drained at 3 opened banks 0-3 (ACTs at 3 / 5 / 7 / 9: tRRD_S, tRRD_L), its eight
+  // bursts held the bus 7-15 and its data ended at 26 (WR at 19 + tCCD_L + tWL + tBURST); a
+  // read would have the bus from 26 + tWTR_S + tCL = 39, a write needs no turnaround. The fifth
   // write's bank waits for tFAW (fifth ACT of the SID at 3 + 20 = 23), WR at 23 + tRCD = 33,
-  // data end 33 + tCCD_L + tWL + tBURST = 40, but its two bursts find the bus at 39: 41.
-  EXPECT_EQ(hbm.flush(5 * kNs), 41 * kNs);
+  // data end 33 + tCCD_L + tWL + tBURST = 40 (its bursts at 15-17). Until the forty-second
+  // session a drain after a drain waited for the read turnaround too: 41.
+  EXPECT_EQ(hbm.flush(5 * kNs), 40 * kNs);
   EXPECT_EQ(hbm.stats().writes_drained, 5U);
   EXPECT_EQ(hbm.stats().write_bytes, 5U * 64U);
 }
