@@ -85,12 +85,13 @@ fi
 for m in tma_latency tma_size tma_bulk_box tma_issue tma_loop tma_stride tma_bw mem_bw l2_hot l2_hot_slots \
   l2_pairs l2_ceiling l2_slice_spread l2_rotate lsu_chip lsu_sm lsu_latency lsu_chain \
   l2_dirty_retain l2_write_stream l2_reuse_stream l2_tma_write_retain l2_stride_retain \
-  dram_spread dram_pair; do
+  l2_stride_retain_pitch3 dram_spread dram_pair; do
   name=$m
   csv=$D/micro_$m.csv
   case $m in
     l2_hot_slots) name=l2_hot ;;
     l2_ceiling) name=l2_pairs ;;
+    l2_stride_retain_pitch3) name=l2_stride_retain ;;
     lsu_*) csv=$D/micro_lsu.csv ;;
   esac
   case $m in

@@ -45,9 +45,11 @@ TEST(Micro, PairsMergeTheReadsOfATpcsTwoSms) {
   EXPECT_NE(bad.out.find("got 'tpc_d9'"), std::string::npos) << bad.out;
 }
 
-// l2_slice_spread: the IPOLY hash gives every power-of-two stride of 384 lines at most 14 lines
-// in one slice of the reader's partition (8 on average; random sets reach 14-20), and 4 KB
-// granules alternate partitions, so half of any strided set is far. Bad points are named.
+// l2_slice_spread: the IPOLY hash (its odd residue rotated per 256-line run,
+// l2.hash_rotate_residue) gives every power-of-two stride of 384 lines at most 15 lines in one
+// slice of the reader's partition (8 on average; the H200 10-17, micro_l2_slice_spread.csv;
+// random sets reach 14-20), and 4 KB granules alternate partitions, so half of any strided set
+// is far. Bad points are named.
 TEST(Micro, SliceSpreadKeepsStridesEven) {
   const Outcome o = run("micro l2_slice_spread --where pattern=stride --where reader_sm=0");
   ASSERT_EQ(o.code, 0) << o.out;
@@ -57,7 +59,7 @@ TEST(Micro, SliceSpreadKeepsStridesEven) {
   for (size_t j = 0; j < 15; ++j) {
     EXPECT_EQ(r[j][3], "384") << j;
     EXPECT_EQ(r[j][4], "192") << j;
-    EXPECT_LE(std::stoi(r[j][6]), 14) << j;
+    EXPECT_LE(std::stoi(r[j][6]), 15) << j;
   }
   // 2^15 and 2^16 lines apart: the 1 GiB buffer holds 256 and 128, half of them far.
   EXPECT_EQ(r[15][3], "256");

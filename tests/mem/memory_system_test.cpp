@@ -287,8 +287,10 @@ TEST(MemorySystem, ACongestedGpcPortHoldsItsSlicesOutputWhenAsked) {
 // tiles: IPOLY spreads both over every slice; Sim-FA's XOR hash does not for 96 slices.
 TEST(MemorySystem, IpolyHashSpreadsPowerOfTwoStrides) {
   for (int stride_lines : {16, 128}) {
-    // Per line (no 256-B granules), as the strides are counted in lines.
-    const GpuConfig ip = load_gpu_config("h200", {"l2.hash=ipoly", "l2.slice_skip_line_bits=0"});
+    // Per line (no 256-B granules), as the strides are counted in lines; the hash alone (no
+    // rotation of its odd residue per 256-line run, which draws the residues of a run's lines).
+    const GpuConfig ip = load_gpu_config(
+        "h200", {"l2.hash=ipoly", "l2.slice_skip_line_bits=0", "l2.hash_rotate_residue=false"});
     const GpuConfig xr = load_gpu_config("h200", {"l2.hash=xor", "l2.slice_skip_line_bits=0"});
     MemorySystem a(ip, ClockDomain::from_mhz(1980));
     MemorySystem b(xr, ClockDomain::from_mhz(1980));
