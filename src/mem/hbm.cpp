@@ -276,8 +276,7 @@ void HbmSystem::apply_bank_refresh(int pc, int bank_index, Time t) {
 void HbmSystem::drain(int pc, Time t) {
   PseudoChannel& p = m_pcs[static_cast<size_t>(pc)];
   QueuedWrite* queue = &m_write_queue[static_cast<size_t>(pc * m_params.write_batch)];
-  const Time from = p.bus_free == p.turned_bus ? p.drain_bus_end : p.bus_free;
-  p.bus_free = std::max({from, p.read_end + m_rtw, t + m_wl});
+  p.bus_free = std::max({p.write_bus_free(), p.read_end + m_rtw, t + m_wl});
   for (int i = 0; i < p.queued_writes; ++i) {
     const QueuedWrite& w = queue[i];
     const Time cas = open_row(pc, w.bank, w.row, t);
@@ -314,8 +313,7 @@ Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
   m_write_queue[static_cast<size_t>(a.pc * m_params.write_batch + p.queued_writes)] =
       QueuedWrite{a.bank, bursts, a.row};
   if (++p.queued_writes == m_params.write_batch ||
-      (m_params.drain_when_idle && p.read_end <= t &&
-       (p.bus_free == p.turned_bus ? p.drain_bus_end : p.bus_free) <= t)) {
+      (m_params.drain_when_idle && p.read_end <= t && p.write_bus_free() <= t)) {
     drain(a.pc, t);
   }
   return t;

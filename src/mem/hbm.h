@@ -229,6 +229,8 @@ class HbmSystem {
     Time turned_bus = -kTimeNever;
     int64_t refresh_epoch = 0;
     int32_t queued_writes = 0;
+    // Where a drain's writes may start on the bus (no turnaround after a drain).
+    Time write_bus_free() const { return bus_free == turned_bus ? drain_bus_end : bus_free; }
   };
   struct QueuedWrite {
     int32_t bank;
