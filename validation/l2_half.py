@@ -49,9 +49,18 @@ def ncu_launches(path):
     return [by[i] for i in order]
 
 
-def reader_sets():
-    """L2HALF_A .. L2HALF_D as validation/hw/next_batch.sh sets them for the H100."""
+def reader_sets(provenance):
+    """The reader sets L2HALF_A .. L2HALF_D the run used, from its provenance file (the method
+    line names them); without one, those validation/hw/next_batch.sh sets for the H100."""
     sets = {}
+    if os.path.exists(provenance):
+        with open(provenance) as f:
+            for token in f.read().replace(";", " ").split():
+                for name in "ABCD":
+                    if token.startswith(f"L2HALF_{name}="):
+                        sets[name] = token.split("=", 1)[1]
+        if len(sets) == 4:
+            return sets
     with open(os.path.join(HERE, "hw", "next_batch.sh")) as f:
         for line in f:
             line = line.strip()
@@ -92,7 +101,7 @@ def main():
         sys.exit(f"l2_half.py: {len(points)} points but {len(launches)} ncu launches")
     timed = {(r["test"], r["readers"], r["buffer_bytes"]): r["gbps"]
              for r in rows_of(os.path.join(a.dir, f"micro_l2_half{tag}.csv"))}
-    sets = reader_sets()
+    sets = reader_sets(os.path.join(a.dir, "ncu_l2", f"l2_half{tag}_provenance.txt"))
     fills = [(p, m) for p, m in zip(points, launches) if p["test"] == "fill"]
     sim = {}
     if a.sim:
