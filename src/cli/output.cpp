@@ -121,6 +121,27 @@ void print_l2_breakdown(const SimResult& r) {
     std::printf("    far partition      %.1f %% of the requests that reached a slice\n",
                 percent(slice_sum(r, "far_accesses"), reached));
   }
+  // Where a read's time went (mem.read_latency.*, ReadLatency): the mean per read that reached
+  // a slice, by part, and the mean wait of a read merged in a request coalescer.
+  const double at_slice = counter(r, "mem.read_latency.reads");
+  if (at_slice > 0) {
+    const auto mean = [&](const char* part) {
+      return counter(r, fmt::format("mem.read_latency.{}_cycles", part)) / at_slice;
+    };
+    std::printf(
+        "    read latency       %.0f cycles a read at a slice: path %.0f, slice queue %.0f, "
+        "MSHR %.0f, DRAM %.0f, fill in flight %.0f, ports %.0f / %.0f / %.0f (slice / GPC / "
+        "SM)\n",
+        mean("fixed") + mean("slice_queue") + mean("mshr") + mean("dram") + mean("fill") +
+            mean("slice_port") + mean("gpc_port") + mean("sm_port"),
+        mean("fixed"), mean("slice_queue"), mean("mshr"), mean("dram"), mean("fill"),
+        mean("slice_port"), mean("gpc_port"), mean("sm_port"));
+  }
+  const double merged_reads = counter(r, "mem.read_latency.merged");
+  if (merged_reads > 0) {
+    std::printf("    merged reads       wait %.0f cycles for their leader's data\n",
+                counter(r, "mem.read_latency.merged_wait_cycles") / merged_reads);
+  }
 }
 
 // The DRAM's row buffers (dram.model=hbm only).

@@ -135,10 +135,9 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
     return false;
   }
   const int nsect = sector_count(sectors);
-  if (m_queue_lines > 0) [[unlikely]] {
-    arrive = queue_behind_stalls(proxy, arrive);
-  }
-  const Time start = reserve_slice(proxy, arrive, nsect);
+  // (l2.mshr_queue_lines: behind the misses waiting for MSHRs, part of the slice's queue)
+  const Time start =
+      reserve_slice(proxy, m_queue_lines > 0 ? queue_behind_stalls(proxy, arrive) : arrive, nsect);
   touch(slot);
   reused(slot) |= kReused;
   m_served_way = slot;
@@ -148,6 +147,8 @@ bool MemorySystem::near_copy_serves(int proxy, WayRef slot, uint8_t sectors, Tim
     bin(m_l2_hit_bins, start, nsect * m_sector_bytes);
   }
   ready = std::max(start, fill_time(slot));
+  m_stats.read_latency.slice_queue += start - arrive;
+  m_stats.read_latency.fill += ready - start;
   return true;
 }
 

@@ -3,6 +3,7 @@
 // system keep.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "util/time.h"
@@ -34,6 +35,47 @@ struct SliceStats {
   uint64_t copy_inserts = 0;  // remote copies inserted into this slice
 };
 
+// Where the reads' time went (ps, summed over reads): each read that reached a slice splits its
+// latency, issue to data at the SM, into these parts exactly (test
+// MemorySystem.ReadLatencyPartsAddUpToEachReadsLatency); a read merged in a request coalescer
+// waits for its leader's response instead.
+struct ReadLatency {
+  uint64_t reads = 0;  // reads that reached a slice (home or near copy)
+  Time fixed = 0;      // the unloaded path: crossbar both ways, tag lookup, far partition
+  Time slice_queue =
+      0;                // waiting for the slice's data path (and, with l2.mshr_queue_lines, misses)
+  Time mshr = 0;        // a miss waiting for a free MSHR
+  Time dram = 0;        // a miss's fill: MSHR to data back from DRAM
+  Time fill = 0;        // waiting on a fill already in flight (an MSHR merge)
+  Time slice_port = 0;  // queueing at the serving slice's response port
+  Time gpc_port = 0;    // at the GPC's response port (noc.gpc_port_bytes_per_cycle)
+  Time sm_port = 0;     // at the SM's response port
+  uint64_t merged = 0;  // reads merged in a request coalescer (TPC or GPC stage)
+  Time merged_wait = 0;  // their issue to their leader's data
+
+  // The parts in the order they are reported, with their counter names (mem.read_latency.NAME).
+  static constexpr const char* kPartNames[] = {"fixed",    "slice_queue", "mshr",
+                                               "dram",     "fill",        "slice_port",
+                                               "gpc_port", "sm_port",     "merged_wait"};
+  std::array<Time, 9> parts() const {
+    return {fixed, slice_queue, mshr, dram, fill, slice_port, gpc_port, sm_port, merged_wait};
+  }
+  ReadLatency& operator-=(const ReadLatency& o) {
+    reads -= o.reads;
+    fixed -= o.fixed;
+    slice_queue -= o.slice_queue;
+    mshr -= o.mshr;
+    dram -= o.dram;
+    fill -= o.fill;
+    slice_port -= o.slice_port;
+    gpc_port -= o.gpc_port;
+    sm_port -= o.sm_port;
+    merged -= o.merged;
+    merged_wait -= o.merged_wait;
+    return *this;
+  }
+};
+
 struct MemStats {
   uint64_t l2_read_bytes = 0;
   uint64_t l2_write_bytes = 0;
@@ -44,6 +86,7 @@ struct MemStats {
   uint64_t coalescer_merges = 0;      // reads merged by a TPC's request coalescer
   uint64_t partial_sector_reads = 0;  // reads of a sector asked for in part, served by a slice
   Time dram_busy_ps = 0;              // summed over channels
+  ReadLatency read_latency;
 };
 
 // One call of MemorySystem::access, as recorded for replaying the memory system alone

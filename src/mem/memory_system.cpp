@@ -226,10 +226,9 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
                                                                uint8_t sectors, int nsect,
                                                                Time arrive) {
   SliceStats& ss = m_slice_stats[slice];
-  if (m_queue_lines > 0) [[unlikely]] {
-    arrive = queue_behind_stalls(slice, arrive);
-  }
-  const Time start = reserve_slice(slice, arrive, nsect);
+  // (l2.mshr_queue_lines: behind the misses waiting for MSHRs, part of the slice's queue)
+  const Time start =
+      reserve_slice(slice, m_queue_lines > 0 ? queue_behind_stalls(slice, arrive) : arrive, nsect);
   WayRef way = lookup(slice, set, line);
   if (!way.found()) {
     m_miss_run = std::min(m_miss_run + 1, 2 * kMissRunEarly);
@@ -248,6 +247,8 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
     rrpv(way) = std::min(rrpv(way), m_hit_level);
   }
   m_served_way = way;
+  ReadLatency& lat = m_stats.read_latency;
+  lat.slice_queue += start - arrive;
   Time& fill = fill_time(way);
   if (m_bin_ps > 0) {
     const int nmiss = sector_count(missing);
@@ -258,6 +259,7 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
     ss.read_hits += static_cast<uint64_t>(nsect);
     if (fill > start) {
       ++ss.mshr_merges;
+      lat.fill += fill - start;
       return fill;
     }
     return start;
@@ -271,7 +273,10 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
   const auto fetch = static_cast<uint8_t>(fetch_group(missing) & ~valid_sectors);
   const Time back = dram_read(line, fetch, issue);
   hold_mshr(slice, back);
+  lat.mshr += issue - start;
+  lat.dram += back - issue;
   valid_sectors |= fetch;
+  lat.fill += std::max(fill, back) - back;
   fill = std::max(fill, back);
   return fill;
 }
@@ -296,6 +301,10 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
   const Time back = dram_read(line, fetch_group(sectors), issue);
   hold_mshr(slice, back);
   m_served_way = WayRef{};  // nothing at home for a merged read to re-reference
+  ReadLatency& lat = m_stats.read_latency;
+  lat.slice_queue += start - arrive;
+  lat.mshr += issue - start;
+  lat.dram += back - issue;
   return back;
 }
 
@@ -386,6 +395,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
           ++e.sms;
         }
       }
+      ++m_stats.read_latency.merged;
+      m_stats.read_latency.merged_wait += tpc_held->ready - t;
       return tpc_held->ready;
     }
   }
@@ -412,6 +423,8 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
         m_tpc_stage.set(tpc_at,
                         TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors, req.sm));
       }
+      ++m_stats.read_latency.merged;
+      m_stats.read_latency.merged_wait += merge_slot->ready - t;
       return merge_slot->ready;
     }
   }
@@ -523,6 +536,10 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
       insert_copy(proxy, req.line, req.sectors, t + near_way, done - near_way, false, copy_slot);
     }
   }
+  // The slice's parts were added where they arose (read_at_slice, near_copy_serves, ...).
+  ReadLatency& lat = m_stats.read_latency;
+  ++lat.reads;
+  lat.fixed += 2 * back;  // to the serving slice and back (near_way for a near copy)
   // A sector asked for in part holds the slice that served it longer (l2.partial_sector_cycles).
   if (req.partial_sector) {
     hold_slice_longer(served_by, m_partial_sector_ps, t + back);
@@ -535,6 +552,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     // calendars: a response ready earlier takes the idle time before such a one.
     SlotCalendar& out = m_slice_out[static_cast<size_t>(served_by)];
     Time wait = port_wait(out, t, done - back, nsect);
+    lat.slice_port += wait;
     if (!m_gpc_in.empty()) {
       const Time at_gpc = port_wait(m_gpc_in[m_gpc_of_sm[req.sm]], t, done + wait, nsect);
       if (m_gpc_hol_slack_ps >= 0 && at_gpc > m_gpc_hol_slack_ps) [[unlikely]] {
@@ -545,9 +563,11 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
                  static_cast<int>((held + m_slice_slot_out_ps - 1) / m_slice_slot_out_ps));
       }
       wait += at_gpc;
+      lat.gpc_port += at_gpc;
     }
-    wait += port_wait(m_sm_in[req.sm], t, done + wait, nsect);
-    done += wait;
+    const Time at_sm = port_wait(m_sm_in[req.sm], t, done + wait, nsect);
+    lat.sm_port += at_sm;
+    done += wait + at_sm;
   }
   // A row's pieces of one line are separate reads (tma.split_partial_sectors; they reach the
   // coalescer only with l2.coalesce_partial_rows): an entry still in flight for the line gathers

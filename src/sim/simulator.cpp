@@ -435,6 +435,7 @@ SimResult Run::collect(Time end) const {
   ms.coalescer_merges -= b.coalescer_merges;
   ms.partial_sector_reads -= b.partial_sector_reads;
   ms.dram_busy_ps -= b.dram_busy_ps;
+  ms.read_latency -= b.read_latency;
   r.dram_read_bytes = ms.dram_read_bytes;
   r.dram_write_bytes = ms.dram_write_bytes;
   r.l2_read_bytes = ms.l2_read_bytes;
@@ -451,6 +452,14 @@ SimResult Run::collect(Time end) const {
   r.counters["mem.read_requests"] = static_cast<double>(ms.read_requests);
   r.counters["mem.coalescer_merges"] = static_cast<double>(ms.coalescer_merges);
   r.counters["mem.partial_sector_reads"] = static_cast<double>(ms.partial_sector_reads);
+  // Where the reads' time went, summed over reads in SM cycles (ReadLatency).
+  r.counters["mem.read_latency.reads"] = static_cast<double>(ms.read_latency.reads);
+  r.counters["mem.read_latency.merged"] = static_cast<double>(ms.read_latency.merged);
+  const auto parts = ms.read_latency.parts();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    r.counters[fmt::format("mem.read_latency.{}_cycles", ReadLatency::kPartNames[i])] =
+        m_clock.to_cycles(parts[i]);
+  }
   const auto& slices = m_memory.slice_stats();
   for (size_t i = 0; i < slices.size(); ++i) {
     const std::string p = fmt::format("l2.slice[{}].", i);

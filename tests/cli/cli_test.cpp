@@ -173,7 +173,31 @@ TEST(Cli, SummaryBreaksDownTheL2ReadsFromTheCounters) {
   const std::string want_rows =
       fmt::format("    row buffers        {:.1f} % of accesses hit an open row, {:.0f} activates\n",
                   100 * row_hits / (row_hits + opens), c.at("dram.activates").get<double>());
-  for (const std::string& want : {want_reads, want_sectors, want_far, want_rows}) {
+  // Where a read's time went: the mean of each part over the reads that reached a slice; every
+  // read either reached one or merged.
+  const double at_slice = c.at("mem.read_latency.reads").get<double>();
+  ASSERT_EQ(at_slice + c.at("mem.read_latency.merged").get<double>(), reads);
+  ASSERT_EQ(c.at("mem.read_latency.merged").get<double>(), merged);
+  const auto mean = [&](const std::string& part) {
+    return c.at("mem.read_latency." + part + "_cycles").get<double>() / at_slice;
+  };
+  double sum = 0;
+  for (const char* part :
+       {"fixed", "slice_queue", "mshr", "dram", "fill", "slice_port", "gpc_port", "sm_port"}) {
+    sum += mean(part);
+  }
+  ASSERT_GT(mean("dram"), 0);  // cold operands
+  const std::string want_latency = fmt::format(
+      "    read latency       {:.0f} cycles a read at a slice: path {:.0f}, slice queue {:.0f}, "
+      "MSHR {:.0f}, DRAM {:.0f}, fill in flight {:.0f}, ports {:.0f} / {:.0f} / {:.0f} (slice / "
+      "GPC / SM)\n",
+      sum, mean("fixed"), mean("slice_queue"), mean("mshr"), mean("dram"), mean("fill"),
+      mean("slice_port"), mean("gpc_port"), mean("sm_port"));
+  const std::string want_merged =
+      fmt::format("    merged reads       wait {:.0f} cycles for their leader's data\n",
+                  c.at("mem.read_latency.merged_wait_cycles").get<double>() / merged);
+  for (const std::string& want :
+       {want_reads, want_sectors, want_far, want_rows, want_latency, want_merged}) {
     EXPECT_NE(o.out.find(want), std::string::npos) << "missing: " << want << "in:\n" << o.out;
   }
 }

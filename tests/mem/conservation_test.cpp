@@ -2,6 +2,10 @@
 // miss, every missed sector is read from DRAM once, every written sector reaches a slice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "config/gpu_config.h"
 #include "mem/mem_bits.h"
 #include "mem/memory_system.h"
@@ -56,6 +60,65 @@ TEST(MemorySystem, ReadAndWrittenSectorsAreConserved) {
       EXPECT_GT(hits, misses);
       EXPECT_GT(copy_hits, 0u);
     }
+  }
+}
+
+// Conservation of time: a read that reaches a slice splits its latency (issue to data at the
+// SM) into ReadLatency's parts exactly, a read merged in a request coalescer waits exactly its
+// merged_wait, a write adds to neither. One pattern meets every part: a burst of 120000 cold
+// lines at once (MSHRs run out, DRAM), each also asked by the next SM of its TPC and by an SM of
+// another GPC a little later (merges in the TPC and GPC stages, fills in flight), then re-reads
+// of the first 6000 lines (hits, near copies, port queues) with writes among them.
+TEST(MemorySystem, ReadLatencyPartsAddUpToEachReadsLatency) {
+  const GpuConfig cfg = load_gpu_config("h200");
+  MemorySystem mem(cfg, ClockDomain::from_mhz(1980));
+  const auto total = [&] {
+    Time sum = 0;
+    for (const Time p : mem.stats().read_latency.parts()) {
+      EXPECT_GE(p, 0);
+      sum += p;
+    }
+    return sum;
+  };
+  std::vector<std::pair<MemRequest, Time>> reqs;
+  for (uint64_t i = 0; i < 120000; ++i) {
+    const auto sm = static_cast<uint16_t>((2 * i) % 132);
+    reqs.push_back({MemRequest{i, 0xF, false, sm}, static_cast<Time>(i)});
+    reqs.push_back(
+        {MemRequest{i, 0xF, false, static_cast<uint16_t>(sm + 1)}, static_cast<Time>(i) + 5});
+    reqs.push_back({MemRequest{i, 0x3, false, static_cast<uint16_t>((sm + 36) % 132)},
+                    static_cast<Time>(i) + 700000});
+  }
+  std::stable_sort(reqs.begin(), reqs.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  Time t = reqs.back().second;
+  for (uint64_t i = 0; i < 60000; ++i) {
+    t += 40;
+    reqs.push_back(
+        {MemRequest{(i * 7919) % 6000, 0xF, i % 9 == 0, static_cast<uint16_t>(i % 132)}, t});
+  }
+  uint64_t reads = 0;
+  uint64_t merged = 0;
+  for (const auto& [req, at] : reqs) {
+    const Time before = total();
+    const uint64_t merged_before = mem.stats().read_latency.merged;
+    const Time done = mem.access(req, at);
+    const Time added = total() - before;
+    if (req.write) {
+      ASSERT_EQ(added, 0) << "line " << req.line;
+      continue;
+    }
+    ASSERT_EQ(added, done - at) << "line " << req.line << " at " << at;
+    merged += mem.stats().read_latency.merged - merged_before;
+    ++reads;
+  }
+  const ReadLatency& l = mem.stats().read_latency;
+  EXPECT_EQ(l.reads + l.merged, reads);
+  EXPECT_EQ(l.merged, merged);
+  EXPECT_EQ(l.merged, mem.stats().coalescer_merges);
+  // Every part was met.
+  for (size_t i = 0; i < l.parts().size(); ++i) {
+    EXPECT_GT(l.parts()[i], 0) << ReadLatency::kPartNames[i];
   }
 }
 
