@@ -137,10 +137,9 @@ void print_l2_breakdown(const SimResult& r) {
         mean("fixed"), mean("slice_queue"), mean("mshr"), mean("dram"), mean("fill"),
         mean("slice_port"), mean("gpc_port"), mean("sm_port"));
   }
-  const double merged_reads = counter(r, "mem.read_latency.merged");
-  if (merged_reads > 0) {
+  if (merged > 0) {
     std::printf("    merged reads       wait %.0f cycles for their leader's data\n",
-                counter(r, "mem.read_latency.merged_wait_cycles") / merged_reads);
+                counter(r, "mem.read_latency.merged_wait_cycles") / merged);
   }
 }
 

@@ -40,18 +40,17 @@ struct SliceStats {
 // MemorySystem.ReadLatencyPartsAddUpToEachReadsLatency); a read merged in a request coalescer
 // waits for its leader's response instead.
 struct ReadLatency {
-  uint64_t reads = 0;  // reads that reached a slice (home or near copy)
-  Time fixed = 0;      // the unloaded path: crossbar both ways, tag lookup, far partition
-  Time slice_queue =
-      0;                // waiting for the slice's data path (and, with l2.mshr_queue_lines, misses)
-  Time mshr = 0;        // a miss waiting for a free MSHR
-  Time dram = 0;        // a miss's fill: MSHR to data back from DRAM
-  Time fill = 0;        // waiting on a fill already in flight (an MSHR merge)
-  Time slice_port = 0;  // queueing at the serving slice's response port
-  Time gpc_port = 0;    // at the GPC's response port (noc.gpc_port_bytes_per_cycle)
-  Time sm_port = 0;     // at the SM's response port
-  uint64_t merged = 0;  // reads merged in a request coalescer (TPC or GPC stage)
-  Time merged_wait = 0;  // their issue to their leader's data
+  uint64_t reads = 0;    // reads that reached a slice (home or near copy)
+  Time fixed = 0;        // the unloaded path: crossbar both ways, tag lookup, far partition
+  Time slice_queue = 0;  // for the slice's data path (l2.mshr_queue_lines: behind misses too)
+  Time mshr = 0;         // a miss waiting for a free MSHR
+  Time dram = 0;         // a miss's fill: MSHR to data back from DRAM
+  Time fill = 0;         // waiting on a fill already in flight (an MSHR merge)
+  Time slice_port = 0;   // queueing at the serving slice's response port
+  Time gpc_port = 0;     // at the GPC's response port (noc.gpc_port_bytes_per_cycle)
+  Time sm_port = 0;      // at the SM's response port
+  Time merged_wait = 0;  // reads merged in a request coalescer (MemStats::coalescer_merges):
+                         // their issue to their leader's data
 
   // The parts in the order they are reported, with their counter names (mem.read_latency.NAME).
   static constexpr const char* kPartNames[] = {"fixed",    "slice_queue", "mshr",
@@ -70,7 +69,6 @@ struct ReadLatency {
     slice_port -= o.slice_port;
     gpc_port -= o.gpc_port;
     sm_port -= o.sm_port;
-    merged -= o.merged;
     merged_wait -= o.merged_wait;
     return *this;
   }

@@ -276,8 +276,8 @@ Time MemorySystem::queue_behind_stalls(int slice, Time t) const {
   lat.mshr += issue - start;
   lat.dram += back - issue;
   valid_sectors |= fetch;
-  lat.fill += std::max(fill, back) - back;
   fill = std::max(fill, back);
+  lat.fill += fill - back;
   return fill;
 }
 
@@ -395,7 +395,6 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
           ++e.sms;
         }
       }
-      ++m_stats.read_latency.merged;
       m_stats.read_latency.merged_wait += tpc_held->ready - t;
       return tpc_held->ready;
     }
@@ -423,7 +422,6 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
         m_tpc_stage.set(tpc_at,
                         TpcEntry(merge_slot->line, merge_slot->ready, merge_slot->sectors, req.sm));
       }
-      ++m_stats.read_latency.merged;
       m_stats.read_latency.merged_wait += merge_slot->ready - t;
       return merge_slot->ready;
     }

@@ -454,7 +454,6 @@ SimResult Run::collect(Time end) const {
   r.counters["mem.partial_sector_reads"] = static_cast<double>(ms.partial_sector_reads);
   // Where the reads' time went, summed over reads in SM cycles (ReadLatency).
   r.counters["mem.read_latency.reads"] = static_cast<double>(ms.read_latency.reads);
-  r.counters["mem.read_latency.merged"] = static_cast<double>(ms.read_latency.merged);
   const auto parts = ms.read_latency.parts();
   for (size_t i = 0; i < parts.size(); ++i) {
     r.counters[fmt::format("mem.read_latency.{}_cycles", ReadLatency::kPartNames[i])] =

@@ -176,8 +176,7 @@ TEST(Cli, SummaryBreaksDownTheL2ReadsFromTheCounters) {
   // Where a read's time went: the mean of each part over the reads that reached a slice; every
   // read either reached one or merged.
   const double at_slice = c.at("mem.read_latency.reads").get<double>();
-  ASSERT_EQ(at_slice + c.at("mem.read_latency.merged").get<double>(), reads);
-  ASSERT_EQ(c.at("mem.read_latency.merged").get<double>(), merged);
+  ASSERT_EQ(at_slice + merged, reads);
   const auto mean = [&](const std::string& part) {
     return c.at("mem.read_latency." + part + "_cycles").get<double>() / at_slice;
   };

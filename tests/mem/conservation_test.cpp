@@ -101,7 +101,7 @@ TEST(MemorySystem, ReadLatencyPartsAddUpToEachReadsLatency) {
   uint64_t merged = 0;
   for (const auto& [req, at] : reqs) {
     const Time before = total();
-    const uint64_t merged_before = mem.stats().read_latency.merged;
+    const uint64_t merged_before = mem.stats().coalescer_merges;
     const Time done = mem.access(req, at);
     const Time added = total() - before;
     if (req.write) {
@@ -109,13 +109,12 @@ TEST(MemorySystem, ReadLatencyPartsAddUpToEachReadsLatency) {
       continue;
     }
     ASSERT_EQ(added, done - at) << "line " << req.line << " at " << at;
-    merged += mem.stats().read_latency.merged - merged_before;
+    merged += mem.stats().coalescer_merges - merged_before;
     ++reads;
   }
   const ReadLatency& l = mem.stats().read_latency;
-  EXPECT_EQ(l.reads + l.merged, reads);
-  EXPECT_EQ(l.merged, merged);
-  EXPECT_EQ(l.merged, mem.stats().coalescer_merges);
+  EXPECT_EQ(l.reads + merged, reads);  // a read reaches a slice or merges, never both
+  EXPECT_GT(merged, 0u);
   // Every part was met.
   for (size_t i = 0; i < l.parts().size(); ++i) {
     EXPECT_GT(l.parts()[i], 0) << ReadLatency::kPartNames[i];
