@@ -277,6 +277,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "(noc.model=ports; 0: no GPC port); a response merged in the GPC's request coalescer "
       "crosses it once",
       [](GpuConfig& c) -> double& { return c.mem.noc_gpc_port_bytes_per_cycle; }, 0, 1e5));
+  s.push_back(bool_param(
+      "noc.gpc_port_lsu",
+      "with a GPC port: the responses to the LSU's reads (ld.global) cross it as the TMA's do; "
+      "false: only TMA and bulk copies' responses cross it, an LSU read's passes it",
+      [](GpuConfig& c) -> bool& { return c.mem.noc_gpc_port_lsu; }));
   s.push_back(float_param(
       "noc.gpc_hol_slack_cycles", "L2 cycles",
       "head-of-line blocking at the slices' output (noc.model=ports with a GPC port): a response "

@@ -447,6 +447,7 @@ class MemorySystem {
   std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
   std::vector<SlotCalendar> m_slice_out;
   std::vector<SlotCalendar> m_gpc_in;  // noc.gpc_port_bytes_per_cycle; empty: none
+  bool m_gpc_port_lsu = true;          // noc.gpc_port_lsu
   std::vector<uint16_t> m_gpc_of_sm;
   std::vector<Time> m_sm_out_free;
   std::vector<Time> m_slice_in_free;
