@@ -215,7 +215,7 @@ struct MemParams {
   double noc_slice_port_bytes_per_cycle = 0;
   double noc_slice_in_port_bytes_per_cycle = 0;  // the slice's incoming port (store data)
   double noc_gpc_port_bytes_per_cycle = 0;       // a GPC's shared response port (0: none)
-  bool noc_gpc_port_lsu = true;  // LSU reads' responses cross it too (false: TMA's alone)
+  bool noc_gpc_port_lsu_first = false;           // it serves the LSU's responses before the TMA's
   // A response that waits longer than this at its GPC's port holds its slice's output port for
   // the rest (head-of-line blocking); negative: off.
   double noc_gpc_hol_slack_cycles = -1;

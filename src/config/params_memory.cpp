@@ -278,10 +278,11 @@ void add_memory_params(std::vector<ParamSpec>& s) {
       "crosses it once",
       [](GpuConfig& c) -> double& { return c.mem.noc_gpc_port_bytes_per_cycle; }, 0, 1e5));
   s.push_back(bool_param(
-      "noc.gpc_port_lsu",
-      "with a GPC port: the responses to the LSU's reads (ld.global) cross it as the TMA's do; "
-      "false: only TMA and bulk copies' responses cross it, an LSU read's passes it",
-      [](GpuConfig& c) -> bool& { return c.mem.noc_gpc_port_lsu; }));
+      "noc.gpc_port_lsu_first",
+      "with a GPC port: it serves the responses to the LSU's reads (ld.global) before the TMA's: "
+      "an LSU response waits only behind other LSU responses, a TMA response behind both; "
+      "false: one queue in order of readiness",
+      [](GpuConfig& c) -> bool& { return c.mem.noc_gpc_port_lsu_first; }));
   s.push_back(float_param(
       "noc.gpc_hol_slack_cycles", "L2 cycles",
       "head-of-line blocking at the slices' output (noc.model=ports with a GPC port): a response "

@@ -545,15 +545,18 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
   }
   if (m_noc_ports) {
     // The response leaves through the serving slice's port, enters its GPC's port (shared by
-    // the GPC's SMs, noc.gpc_port_bytes_per_cycle; with noc.gpc_port_lsu off an LSU read's
-    // passes it), then the SM's port. All are booked when the request is processed, for data
-    // ready later (a DRAM fill lies far ahead), so they keep calendars: a response ready earlier
-    // takes the idle time before such a one.
+    // the GPC's SMs, noc.gpc_port_bytes_per_cycle), then the SM's port. All are booked when the
+    // request is processed, for data ready later (a DRAM fill lies far ahead), so they keep
+    // calendars: a response ready earlier takes the idle time before such a one.
     SlotCalendar& out = m_slice_out[static_cast<size_t>(served_by)];
     Time wait = port_wait(out, t, done - back, nsect);
     lat.slice_port += wait;
-    if (!m_gpc_in.empty() && (req.tma || m_gpc_port_lsu)) {
-      const Time at_gpc = port_wait(m_gpc_in[m_gpc_of_sm[req.sm]], t, done + wait, nsect);
+    if (!m_gpc_in.empty()) {
+      const size_t gpc = m_gpc_of_sm[req.sm];
+      Time at_gpc = port_wait(m_gpc_in[gpc], t, done + wait, nsect);
+      if (!req.tma && m_config.mem.noc_gpc_port_lsu_first) {  // LSU first: waits behind LSU's
+        at_gpc = port_wait(m_gpc_in[m_gpc_in.size() / 2 + gpc], t, done + wait, nsect);
+      }
       if (m_gpc_hol_slack_ps >= 0 && at_gpc > m_gpc_hol_slack_ps) [[unlikely]] {
         // noc.gpc_hol_slack_cycles: the slice's output queue is one queue for every GPC, so a
         // response its GPC's port cannot take holds the slice's output for the rest of its wait.

@@ -206,9 +206,9 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_gpc_hol_slack_ps = m_l2_clock.cycles(config.mem.noc_gpc_hol_slack_cycles);
     }
     if (config.mem.noc_gpc_port_bytes_per_cycle > 0) {
-      m_gpc_port_lsu = config.mem.noc_gpc_port_lsu;
-      m_gpc_in.assign(static_cast<size_t>(config.sm.gpcs),
-                      slot(m_l2_clock.period_ps / config.mem.noc_gpc_port_bytes_per_cycle));
+      m_gpc_in.assign(
+          static_cast<size_t>(config.sm.gpcs) * (config.mem.noc_gpc_port_lsu_first ? 2 : 1),
+          slot(m_l2_clock.period_ps / config.mem.noc_gpc_port_bytes_per_cycle));
       for (int sm = 0; sm < config.sm.count; ++sm) {
         m_gpc_of_sm.push_back(static_cast<uint16_t>(gpc_of_sm(config.sm, sm)));
       }

@@ -249,35 +249,6 @@ TEST(MemorySystem, SmsOfOneGpcShareItsResponsePort) {
   }
 }
 
-// noc.gpc_port_lsu: with it off, an LSU read's response passes the GPC's port (32 B per cycle: 4
-// cycles a line) and the TMA's responses do not wait behind it. Three lines on three slices,
-// made L2 hits, read at t by SMs 0 and 1 of GPC 0: a TMA read, an LSU read, a TMA read.
-TEST(MemorySystem, LsuReadsPassTheGpcPortWhenAsked) {
-  for (const bool lsu : {true, false}) {
-    const GpuConfig cfg =
-        testing::simple_gpu({"sm.count=4", "noc.model=ports", "noc.slice_port_bytes_per_cycle=1024",
-                             "noc.sm_port_bytes_per_cycle=1024", "noc.gpc_port_bytes_per_cycle=32",
-                             std::string("noc.gpc_port_lsu=") + (lsu ? "true" : "false")});
-    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    std::vector<uint64_t> lines;
-    for (uint64_t l = 0; lines.size() < 3; ++l) {
-      if (std::none_of(lines.begin(), lines.end(),
-                       [&](uint64_t x) { return mem.slice_of(x) == mem.slice_of(l); })) {
-        lines.push_back(l);
-        mem.access(read(l, 0), 0);
-      }
-    }
-    const Time t = 10'000 * kNs;
-    MemRequest tma_first = read(lines[0], 0);
-    tma_first.tma = true;
-    MemRequest tma_last = read(lines[2], 1);
-    tma_last.tma = true;
-    EXPECT_EQ(mem.access(tma_first, t), t + 200 * kNs);
-    EXPECT_EQ(mem.access(read(lines[1], 1), t), t + (lsu ? 204 : 200) * kNs) << lsu;
-    EXPECT_EQ(mem.access(tma_last, t), t + (lsu ? 208 : 204) * kNs) << lsu;
-  }
-}
-
 // noc.gpc_hol_slack_cycles: a slice's output queue serves every GPC in order, so responses that
 // GPC 0's port (32 B per cycle: 4 cycles a line) cannot take hold the slice for the rest of their
 // wait, and a read of GPC 1 (SM 2) from the same slice waits behind them. Four lines on one

@@ -1,9 +1,11 @@
 // Where a read waits at its L2 slice, with exact expectations on the round-number test GPU
 // (tests/data/simple_gpu.yaml: 1 ns cycles, 200-cycle hit round trip, 300-cycle DRAM latency,
 // one DRAM channel at 128 B/cycle): l2.slice_calendar (a read that arrives before one booked
-// earlier goes first) and l2.mshr_queue_lines (a read queues behind misses waiting for MSHRs).
+// earlier goes first) and l2.mshr_queue_lines (a read queues behind misses waiting for MSHRs);
+// and, past the slice, noc.gpc_port_lsu_first (the GPC's port serves LSU responses first).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,36 @@ TEST(SliceQueue, AHitQueuesBehindAtMostMshrQueueLinesWaitingMisses) {
     const Time expected = queue == 0 ? 250 : queue == 1 ? 502 : 802;
     EXPECT_EQ(hit, t + expected * kNs) << queue;
     EXPECT_EQ(mem.slice_stats()[0].mshr_stalls, 2u) << queue;
+  }
+}
+
+// noc.gpc_port_lsu_first: GPC 0's port (32 B per cycle: 4 cycles a line) serves LSU responses
+// first; an LSU response waits only behind LSU responses, a TMA response behind both. Four lines
+// on four slices, made L2 hits, read at t by SMs 0 and 1 of GPC 0: TMA, LSU, LSU, TMA.
+TEST(MemorySystem, LsuResponsesGoFirstAtTheGpcPortWhenAsked) {
+  for (const bool lsu_first : {false, true}) {
+    const GpuConfig cfg = testing::simple_gpu(
+        {"sm.count=4", "noc.model=ports", "noc.slice_port_bytes_per_cycle=1024",
+         "noc.sm_port_bytes_per_cycle=1024", "noc.gpc_port_bytes_per_cycle=32",
+         std::string("noc.gpc_port_lsu_first=") + (lsu_first ? "true" : "false")});
+    MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
+    std::vector<uint64_t> lines;
+    for (uint64_t l = 0; lines.size() < 4; ++l) {
+      if (std::none_of(lines.begin(), lines.end(),
+                       [&](uint64_t x) { return mem.slice_of(x) == mem.slice_of(l); })) {
+        lines.push_back(l);
+        mem.access(read(l, 0), 0);
+      }
+    }
+    const Time t = 10'000 * kNs;
+    MemRequest tma_first = read(lines[0], 0);
+    tma_first.tma = true;
+    MemRequest tma_last = read(lines[3], 1);
+    tma_last.tma = true;
+    EXPECT_EQ(mem.access(tma_first, t), t + 200 * kNs);
+    EXPECT_EQ(mem.access(read(lines[1], 1), t), t + (lsu_first ? 200 : 204) * kNs) << lsu_first;
+    EXPECT_EQ(mem.access(read(lines[2], 0), t), t + (lsu_first ? 204 : 208) * kNs) << lsu_first;
+    EXPECT_EQ(mem.access(tma_last, t), t + 212 * kNs) << lsu_first;
   }
 }
 
