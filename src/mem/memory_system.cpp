@@ -554,7 +554,7 @@ Time MemorySystem::access(const MemRequest& req, Time t) {
     if (!m_gpc_in.empty()) {
       const size_t gpc = m_gpc_of_sm[req.sm];
       Time at_gpc = port_wait(m_gpc_in[gpc], t, done + wait, nsect);
-      if (!req.tma && m_config.mem.noc_gpc_port_lsu_first) {  // LSU first: waits behind LSU's
+      if (m_gpc_lsu_first && !req.tma) [[unlikely]] {  // LSU first: waits behind LSU's
         at_gpc = port_wait(m_gpc_in[m_gpc_in.size() / 2 + gpc], t, done + wait, nsect);
       }
       if (m_gpc_hol_slack_ps >= 0 && at_gpc > m_gpc_hol_slack_ps) [[unlikely]] {

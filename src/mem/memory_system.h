@@ -446,9 +446,8 @@ class MemorySystem {
   Time m_slice_slot_out_ps = 1;       // one sector's time on a slice's output port
   std::vector<SlotCalendar> m_sm_in;  // response ports, booked ahead of their data
   std::vector<SlotCalendar> m_slice_out;
-  // noc.gpc_port_bytes_per_cycle, by GPC (empty: none); with noc.gpc_port_lsu_first, after them
-  // each GPC's calendar of its LSU responses alone.
-  std::vector<SlotCalendar> m_gpc_in;
+  std::vector<SlotCalendar> m_gpc_in;  // by GPC (empty: none), then its LSU responses' if first
+  bool m_gpc_lsu_first = false;        // noc.gpc_port_lsu_first
   std::vector<uint16_t> m_gpc_of_sm;
   std::vector<Time> m_sm_out_free;
   std::vector<Time> m_slice_in_free;

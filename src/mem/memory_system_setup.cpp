@@ -206,6 +206,7 @@ MemorySystem::MemorySystem(const GpuConfig& config, const ClockDomain& sm_clock)
       m_gpc_hol_slack_ps = m_l2_clock.cycles(config.mem.noc_gpc_hol_slack_cycles);
     }
     if (config.mem.noc_gpc_port_bytes_per_cycle > 0) {
+      m_gpc_lsu_first = config.mem.noc_gpc_port_lsu_first;
       m_gpc_in.assign(
           static_cast<size_t>(config.sm.gpcs) * (config.mem.noc_gpc_port_lsu_first ? 2 : 1),
           slot(m_l2_clock.period_ps / config.mem.noc_gpc_port_bytes_per_cycle));
