@@ -233,14 +233,7 @@ TEST(MemorySystem, SmsOfOneGpcShareItsResponsePort) {
          "noc.sm_port_bytes_per_cycle=1024",
          "noc.gpc_port_bytes_per_cycle=" + std::to_string(static_cast<int>(gpc_port))});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    std::vector<uint64_t> lines;  // three lines on three different slices, made L2 hits
-    for (uint64_t l = 0; lines.size() < 3; ++l) {
-      if (std::none_of(lines.begin(), lines.end(),
-                       [&](uint64_t x) { return mem.slice_of(x) == mem.slice_of(l); })) {
-        lines.push_back(l);
-        mem.access(read(l, 0), 0);
-      }
-    }
+    const std::vector<uint64_t> lines = testing::hits_on_distinct_slices(mem, 3);
     const Time t = 10'000 * kNs;
     const int held = gpc_port > 0 ? 4 : 0;
     EXPECT_EQ(mem.access(read(lines[0], 0), t), t + 200 * kNs);

@@ -5,7 +5,6 @@
 // and, past the slice, noc.gpc_port_lsu_first (the GPC's port serves LSU responses first).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -122,14 +121,7 @@ TEST(MemorySystem, LsuResponsesGoFirstAtTheGpcPortWhenAsked) {
          "noc.sm_port_bytes_per_cycle=1024", "noc.gpc_port_bytes_per_cycle=32",
          std::string("noc.gpc_port_lsu_first=") + (lsu_first ? "true" : "false")});
     MemorySystem mem(cfg, ClockDomain::from_mhz(1000));
-    std::vector<uint64_t> lines;
-    for (uint64_t l = 0; lines.size() < 4; ++l) {
-      if (std::none_of(lines.begin(), lines.end(),
-                       [&](uint64_t x) { return mem.slice_of(x) == mem.slice_of(l); })) {
-        lines.push_back(l);
-        mem.access(read(l, 0), 0);
-      }
-    }
+    const std::vector<uint64_t> lines = testing::hits_on_distinct_slices(mem, 4);
     const Time t = 10'000 * kNs;
     MemRequest tma_first = read(lines[0], 0);
     tma_first.tma = true;
