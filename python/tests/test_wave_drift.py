@@ -1,0 +1,40 @@
+"""validation/wave_drift.py: wave start spreads and per-GPC / per-half CTA cycles from a
+cta_map.py record, checked on a hand-made launch and on the committed H100 record."""
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "validation"))
+
+import wave_drift  # noqa: E402
+
+
+def test_summary_of_a_hand_made_launch():
+    # TPC t in GPC gpcs[t]; TPCs 62-65 are the side unit. Waves of two CTAs:
+    # (order, sm, start us, cycles).
+    gpcs = [0, 1] + [0] * 64
+    ctas = [(0, 0, 0.0, 100), (1, 2, 0.5, 100),     # wave 1: excluded from the means
+            (2, 0, 10.0, 200), (3, 2, 13.0, 300),   # wave 2: spread 3.0
+            (4, 124, 20.0, 400), (5, 3, 21.0, 500)]  # wave 3: side unit, GPC 1; spread 1.0
+    spreads, means, a, b = wave_drift.summarize(ctas, 2, gpcs, {"1"})
+    assert spreads == [0.5, 3.0, 1.0]
+    assert means == {"0": 200, "1": 400, "side": 400}
+    assert a == 300  # GPC 0's 200 and the side unit's 400
+    assert b == 400  # GPC 1's 300 and 500
+
+
+def test_h100_record_drifts_in_w4_only():
+    path = os.path.join(ROOT, "validation", "data", "h100", "micro_gemm_cta_map_8k.csv")
+    device, rows = wave_drift.read_file(path)
+    assert "H100" in device
+    gpcs = wave_drift.tpc_gpcs("h100")
+    for variant, slots in (("128x128x64_s3_w4", 2), ("128x256x64_s3_w8", 1)):
+        rs = [r for r in rows if r["K"] == "8192" and r["variant"] == variant and r["rep"] == "0"]
+        assert wave_drift.slots_of(variant) == slots
+        ctas = [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]) / 1000.0,
+                 int(r["end_clk"]) - int(r["start_clk"])) for r in rs]
+        spreads, _, a, b = wave_drift.summarize(ctas, 132 * slots, gpcs, {"1", "2", "3", "7"})
+        if slots == 2:
+            assert spreads[-1] > 100.0 and b > 1.03 * a  # waves apart, half B behind
+        else:
+            assert max(spreads) < 5.0 and abs(b / a - 1) < 0.01

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Do a GEMM's waves stay in step, and which GPCs fall behind? (validation/README.md, "8192 x 8192
+GEMMs: waves that drift apart"; the per-CTA records of validation/hw/cta_map.py.)
+
+    python3 validation/wave_drift.py FILE.csv [--halves 2,3,4,6] [--sim build/asyncsim]
+
+FILE.csv is a cta_map.py record (validation/data/h200/micro_gemm_cta_map_8k.csv, ...): per CTA
+its SM (%smid), its start and end (%globaltimer ns from the launch's first CTA start) and its
+SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
+  spread   the start-time spread of each wave of CTAs (max - min, us; a wave is one CTA per
+           CTA slot: 132 CTAs for the w8 variant, 264 for w4), the first 12 waves
+  per GPC  the mean SM cycles of a CTA, waves 2 on (the first wave starts together, cold),
+           GPC of an SM from configs' sm.tpc_gpcs (TPCs 62-65 are the side unit, `side`)
+  halves   the same mean over the SMs of each half of the L2 slices, `B` the GPCs in --halves
+           (default by the file's device: the H200's 2,3,4,6 from its micro_l2_halfmap.csv, the
+           H100's 1,2,3,7 from its own), `A` the rest with the side unit; B/A - 1 in per cent
+With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launch's mean SM
+clock from the end_clk / end_ns columns) in the same table (spread from its start cycles).
+"""
+import argparse
+import csv
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from datafile import open_text  # noqa: E402
+from loaded_per_sm import tpc_gpcs  # noqa: E402
+
+# The halves of the slices that serve an SM's hits, by chip (micro_l2_halfmap.csv of each):
+# the half without SM 0.
+HALF_B = {"H200": "2,3,4,6", "H100": "1,2,3,7"}
+WAVES_SHOWN = 12
+
+
+def read_file(path):
+    """(device line, rows) of a cta_map.py CSV."""
+    device = ""
+    with open_text(path) as f:
+        lines = f.readlines()
+    for line in lines:
+        if line.startswith("# device:"):
+            device = line
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    if not rows or "smid" not in rows[0]:
+        raise SystemExit(f"{path}: not a cta_map.py record (no smid column)")
+    return device, rows
+
+
+def gpc_name(gpcs, sm):
+    tpc = sm // 2
+    return "side" if tpc >= 62 else str(gpcs[tpc])
+
+
+def slots_of(variant):
+    """CTAs per SM: two for the 4-warp variant (128x128 tiles), one for the 8-warp one."""
+    return 1 if variant.endswith("_w8") else 2
+
+
+def summarize(ctas, per_wave, gpcs, half_b):
+    """ctas: (order, sm, start, cycles) tuples; returns (spreads, per-GPC means, A, B)."""
+    ctas = sorted(ctas)
+    spreads = []
+    for w in range(0, min(len(ctas), per_wave * WAVES_SHOWN), per_wave):
+        starts = [c[2] for c in ctas[w:w + per_wave]]
+        spreads.append(max(starts) - min(starts))
+    by_gpc = {}
+    for _, sm, _, cycles in ctas[per_wave:]:
+        by_gpc.setdefault(gpc_name(gpcs, sm), []).append(cycles)
+    means = {g: statistics.mean(v) for g, v in by_gpc.items()}
+    a = [c for g, v in by_gpc.items() if g not in half_b for c in v]
+    b = [c for g, v in by_gpc.items() if g in half_b for c in v]
+    return spreads, means, (statistics.mean(a) if a else 0.0), (statistics.mean(b) if b else 0.0)
+
+
+def print_launch(label, summary):
+    spreads, means, a, b = summary
+    order = sorted(means, key=lambda g: (g == "side", g))
+    print(f"{label}")
+    print("  spread us: " + " ".join(f"{s:.1f}" for s in spreads))
+    print("  per GPC:   " + " ".join(f"{g}:{means[g]:.0f}" for g in order))
+    rel = f"{(b / a - 1) * 100:+.1f} %" if a > 0 else "n/a"
+    print(f"  halves:    A {a:.0f}  B {b:.0f}  B/A {rel}")
+
+
+def simulate(binary, gpu, shape, mhz):
+    m, n, k, variant = shape
+    tile = variant.split("_")[0]
+    warps = variant.rsplit("_w", 1)[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "cta.csv")
+        cmd = [binary, "gemm", "--gpu", gpu, "--m", m, "--n", n, "--k", k, "--tile", tile,
+               "--warps", warps, "--sm-clock-mhz", f"{mhz:.2f}", "--cta-log", log]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {res.stderr.strip()}")
+        with open(log) as f:
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    # start_cycle / end_cycle are SM cycles from the launch: spread in us at the run's clock.
+    return [(int(r["cta"]), int(r["sm"]), float(r["start_cycle"]) / mhz,
+             float(r["end_cycle"]) - float(r["start_cycle"])) for r in rows]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--halves", help="GPCs of half B (default: by the file's device)")
+    ap.add_argument("--gpu", help="config for sm.tpc_gpcs and --sim (default: by the device)")
+    ap.add_argument("--sim", metavar="ASYNCSIM", help="also the model's CTA log per shape")
+    args = ap.parse_args()
+    device, rows = read_file(args.file)
+    chip = "H100" if "H100" in device else "H200"
+    gpu = args.gpu or chip.lower()
+    half_b = set((args.halves or HALF_B[chip]).split(","))
+    gpcs = tpc_gpcs(gpu)
+    print(f"# {os.path.basename(args.file)} ({chip}); half B = GPCs {','.join(sorted(half_b))}; "
+          "per GPC / halves: mean SM cycles of a CTA, waves 2 on")
+    launches = {}
+    for r in rows:
+        key = (r["M"], r["N"], r["K"], r["variant"])
+        launches.setdefault(key, {}).setdefault(r["rep"], []).append(r)
+    for shape, reps in launches.items():
+        per_wave = 132 * slots_of(shape[3])
+        mhz_all = []
+        for rep, rs in reps.items():
+            ctas = [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]) / 1000.0,
+                     int(r["end_clk"]) - int(r["start_clk"])) for r in rs]
+            ns = sum(float(r["end_ns"]) - float(r["start_ns"]) for r in rs)
+            mhz_all.append(sum(c[3] for c in ctas) / ns * 1000.0 if ns > 0 else 0.0)
+            print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
+                         summarize(ctas, per_wave, gpcs, half_b))
+        if args.sim:
+            mhz = statistics.mean(mhz_all)
+            print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz",
+                         summarize(simulate(args.sim, gpu, shape, mhz), per_wave, gpcs, half_b))
+
+
+if __name__ == "__main__":
+    main()
