@@ -77,6 +77,10 @@ struct TensorParams {
   int issue_cycles = 0;    // issue slots one wgmma instruction occupies
   int wait_cycles = 0;     // wgmma.wait_group that finds its groups complete
   int queue_depth = 0;     // wgmma instructions in the SM's pipe before issue stalls (0: no limit)
+  // A what-if: the SMs of the GPCs in slow_gpcs (bit g for GPC g, as gpc_of_sm names them)
+  // serve every wgmma slow_factor times as long.
+  int slow_gpcs = 0;
+  double slow_factor = 1.0;
 };
 
 struct TmaParams {

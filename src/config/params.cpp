@@ -171,6 +171,14 @@ std::vector<ParamSpec> build_specs() {
       "wgmma instructions issued to the SM's tensor pipe and not yet through it (over all "
       "warpgroups) before the next issue waits for the oldest; 0: no limit",
       [](GpuConfig& c) -> int& { return c.tensor.queue_depth; }, 0, 64));
+  s.push_back(int_param(
+      "tensor.slow_gpcs", "bitmask",
+      "GPCs (bit g for GPC g of sm.tpc_gpcs) whose SMs serve every wgmma tensor.slow_factor "
+      "times as long; 0: none (a what-if)",
+      [](GpuConfig& c) -> int& { return c.tensor.slow_gpcs; }, 0, (1 << 30) - 1));
+  s.push_back(float_param(
+      "tensor.slow_factor", "ratio", "wgmma service time on the SMs of tensor.slow_gpcs",
+      [](GpuConfig& c) -> double& { return c.tensor.slow_factor; }, 1, 100));
   // --- TMA engine ----------------------------------------------------------------------------
   s.push_back(int_param(
       "tma.queue_depth", "transactions", "TMA transactions admitted per SM",

@@ -17,8 +17,13 @@ class TensorEngine {
  public:
   static constexpr int kMaxQueue = 64;
 
-  TensorEngine(const TensorParams& params, double smem_bytes_per_cycle, const ClockDomain& clock)
-      : m_params(params), m_smem_bytes_per_cycle(smem_bytes_per_cycle), m_clock(clock) {}
+  // `slowdown` multiplies every service time (tensor.slow_factor on tensor.slow_gpcs, else 1).
+  TensorEngine(const TensorParams& params, double smem_bytes_per_cycle, const ClockDomain& clock,
+               double slowdown = 1.0)
+      : m_params(params),
+        m_smem_bytes_per_cycle(smem_bytes_per_cycle),
+        m_clock(clock),
+        m_slowdown(slowdown) {}
 
   // Earliest time at or after t at which one more instruction fits in the pipe's queue: with
   // tensor.queue_depth instructions issued and not yet through the pipe, the next waits until the
@@ -39,8 +44,8 @@ class TensorEngine {
     const double flops = 2.0 * 64.0 * n * k;
     const double operand_bytes =
         static_cast<double>((n + (a_in_registers ? 0 : 64)) * k * program::dtype_bytes(dtype));
-    const Time service =
-        m_clock.cycles(std::max(flops / rate(dtype), operand_bytes / m_smem_bytes_per_cycle));
+    const Time service = m_clock.cycles(
+        m_slowdown * std::max(flops / rate(dtype), operand_bytes / m_smem_bytes_per_cycle));
     const Time start = std::max(t, m_free);
     m_free = start + service;
     m_busy += service;
@@ -71,6 +76,7 @@ class TensorEngine {
   const TensorParams& m_params;
   double m_smem_bytes_per_cycle;
   ClockDomain m_clock;
+  double m_slowdown;
   Time m_free = 0;
   Time m_busy = 0;
   std::array<Time, kMaxQueue> m_service_end{};  // by issue order, the last kMaxQueue

@@ -44,7 +44,10 @@ Sm::Sm(SimContext& ctx, uint16_t id)
       m_id(id),
       m_tma(ctx, id),
       m_lsu(ctx, id, EngineKind::kLsu),
-      m_tensor(ctx.config.tensor, ctx.config.sm.smem_bytes_per_cycle, ctx.sm_clock),
+      m_tensor(ctx.config.tensor, ctx.config.sm.smem_bytes_per_cycle, ctx.sm_clock,
+               ((ctx.config.tensor.slow_gpcs >> gpc_of_sm(ctx.config.sm, id)) & 1) != 0
+                   ? ctx.config.tensor.slow_factor
+                   : 1.0),
       m_wgs_per_cta(static_cast<uint32_t>(ctx.kernel.warpgroups_per_cta())) {
   const auto& k = ctx.kernel;
   m_barriers_per_cta = 0;

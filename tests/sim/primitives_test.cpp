@@ -290,6 +290,22 @@ TEST(Primitives, WgmmaChain) {
   EXPECT_EQ(r.stall_cycles.at("main").at("wait_wgmma"), 275);
 }
 
+// tensor.slow_gpcs / tensor.slow_factor: the chain above on an SM of a slowed GPC. simple_gpu
+// puts TPC t in GPC t mod 2, so SM 0 (TPC 0) sits in GPC 0.
+TEST(Primitives, SlowGpcsServeWgmmaLonger) {
+  KernelBuilder b("wgmma_chain");
+  b.begin_role("main", 1);
+  b.wgmma("128", "4", DType::kF16, false);
+  b.wgmma_commit();
+  b.wgmma_wait("0");
+  b.end_role();
+  const program::Kernel k = b.finish();
+  // GPC 1 only: SM 0 keeps its 64-cycle services, 4 x 64 + 24.
+  EXPECT_EQ(simulate(k, simple_gpu({"tensor.slow_gpcs=2", "tensor.slow_factor=1.5"})).cycles, 280);
+  // GPC 0: each service takes 1.5 x 64 = 96 cycles, 4 x 96 + 24.
+  EXPECT_EQ(simulate(k, simple_gpu({"tensor.slow_gpcs=1", "tensor.slow_factor=1.5"})).cycles, 408);
+}
+
 // wait_group 1 keeps one group in flight: the second group's issue overlaps the first.
 TEST(Primitives, WaitGroupKeepsOneInFlight) {
   KernelBuilder b("wait_group");
