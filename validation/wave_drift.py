@@ -2,7 +2,8 @@
 """Do a GEMM's waves stay in step, and which GPCs fall behind? (validation/README.md, "8192 x 8192
 GEMMs: waves that drift apart"; the per-CTA records of validation/hw/cta_map.py.)
 
-    python3 validation/wave_drift.py FILE.csv [--halves 2,3,4,6] [--sim build/asyncsim]
+    python3 validation/wave_drift.py FILE.csv [--halves 2,3,4,6] [--sim build/asyncsim
+                                              [--sim-mhz F] [--set KEY=VALUE ...]]
 
 FILE.csv is a cta_map.py record (validation/data/h200/micro_gemm_cta_map_8k.csv, ...): per CTA
 its SM (%smid), its start and end (%globaltimer ns from the launch's first CTA start) and its
@@ -14,11 +15,13 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
   halves   the same mean over the SMs of each half of the L2 slices, `B` the GPCs in --halves
            (default by the file's device: the H200's 2,3,4,6 from its micro_l2_halfmap.csv, the
            H100's 1,2,3,7 from its own), `A` the rest with the side unit; B/A - 1 in per cent
-With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launch's mean SM
-clock from the end_clk / end_ns columns) in the same table (spread from its start cycles).
+With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
+clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
+table (spread from its start cycles), with its cycles and DRAM read bytes.
 """
 import argparse
 import csv
+import json
 import os
 import statistics
 import subprocess
@@ -86,22 +89,26 @@ def print_launch(label, summary):
     print(f"  halves:    A {a:.0f}  B {b:.0f}  B/A {rel}")
 
 
-def simulate(binary, gpu, shape, mhz):
+def simulate(binary, gpu, shape, mhz, sets):
+    """(CTA tuples as summarize() takes them, the run's JSON summary)."""
     m, n, k, variant = shape
     tile = variant.split("_")[0]
     warps = variant.rsplit("_w", 1)[1]
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "cta.csv")
         cmd = [binary, "gemm", "--gpu", gpu, "--m", m, "--n", n, "--k", k, "--tile", tile,
-               "--warps", warps, "--sm-clock-mhz", f"{mhz:.2f}", "--cta-log", log]
+               "--warps", warps, "--sm-clock-mhz", f"{mhz:.2f}", "--cta-log", log, "--json"]
+        for s in sets:
+            cmd += ["--set", s]
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed: {res.stderr.strip()}")
         with open(log) as f:
             rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     # start_cycle / end_cycle are SM cycles from the launch: spread in us at the run's clock.
-    return [(int(r["cta"]), int(r["sm"]), float(r["start_cycle"]) / mhz,
+    ctas = [(int(r["cta"]), int(r["sm"]), float(r["start_cycle"]) / mhz,
              float(r["end_cycle"]) - float(r["start_cycle"])) for r in rows]
+    return ctas, json.loads(res.stdout)
 
 
 def main():
@@ -110,6 +117,9 @@ def main():
     ap.add_argument("--halves", help="GPCs of half B (default: by the file's device)")
     ap.add_argument("--gpu", help="config for sm.tpc_gpcs and --sim (default: by the device)")
     ap.add_argument("--sim", metavar="ASYNCSIM", help="also the model's CTA log per shape")
+    ap.add_argument("--sim-mhz", type=float, help="the model's SM clock (default: the launches')")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="config override for --sim (repeatable)")
     args = ap.parse_args()
     device, rows = read_file(args.file)
     chip = "H100" if "H100" in device else "H200"
@@ -133,9 +143,12 @@ def main():
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
                          summarize(ctas, per_wave, gpcs, half_b))
         if args.sim:
-            mhz = statistics.mean(mhz_all)
-            print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz",
-                         summarize(simulate(args.sim, gpu, shape, mhz), per_wave, gpcs, half_b))
+            mhz = args.sim_mhz or statistics.mean(mhz_all)
+            ctas, res = simulate(args.sim, gpu, shape, mhz, args.set)
+            print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz"
+                         f"{' ' + ' '.join(args.set) if args.set else ''}: {res['cycles']} cycles, "
+                         f"DRAM read {res['dram_read_bytes'] / 1e9:.2f} GB",
+                         summarize(ctas, per_wave, gpcs, half_b))
 
 
 if __name__ == "__main__":
