@@ -273,14 +273,18 @@ TEST(Primitives, GlobalLoadQueueFullBlocksIssue) {
 }
 
 // Four dependent m64n128k16 wgmma in one group, then wait_group 0.
-TEST(Primitives, WgmmaChain) {
+program::Kernel wgmma_chain() {
   KernelBuilder b("wgmma_chain");
   b.begin_role("main", 1);
   b.wgmma("128", "4", DType::kF16, false);
   b.wgmma_commit();
   b.wgmma_wait("0");
   b.end_role();
-  const SimResult r = simulate(b.finish(), simple_gpu());
+  return b.finish();
+}
+
+TEST(Primitives, WgmmaChain) {
+  const SimResult r = simulate(wgmma_chain(), simple_gpu());
   // Service of one m64n128k16: 2*64*128*16 / 4096 = 64 cycles. Issued at 0,1,2,3 but the pipe
   // serialises them: they finish service at 64, 128, 192, 256; the last completes 24 cycles of
   // latency later, at 280. The warpgroup issues for 4 cycles (one slot per wgmma), commits at
@@ -293,13 +297,7 @@ TEST(Primitives, WgmmaChain) {
 // tensor.slow_gpcs / tensor.slow_factor: the chain above on an SM of a slowed GPC. simple_gpu
 // puts TPC t in GPC t mod 2, so SM 0 (TPC 0) sits in GPC 0.
 TEST(Primitives, SlowGpcsServeWgmmaLonger) {
-  KernelBuilder b("wgmma_chain");
-  b.begin_role("main", 1);
-  b.wgmma("128", "4", DType::kF16, false);
-  b.wgmma_commit();
-  b.wgmma_wait("0");
-  b.end_role();
-  const program::Kernel k = b.finish();
+  const program::Kernel k = wgmma_chain();
   // GPC 1 only: SM 0 keeps its 64-cycle services, 4 x 64 + 24.
   EXPECT_EQ(simulate(k, simple_gpu({"tensor.slow_gpcs=2", "tensor.slow_factor=1.5"})).cycles, 280);
   // GPC 0: each service takes 1.5 x 64 = 96 cycles, 4 x 96 + 24.
