@@ -15,6 +15,8 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
   halves   the same mean over the SMs of each half of the L2 slices, `B` the GPCs in --halves
            (default by the file's device: the H200's 2,3,4,6 from its micro_l2_halfmap.csv, the
            H100's 1,2,3,7 from its own), `A` the rest with the side unit; B/A - 1 in per cent
+  by wave  B/A - 1 of each wave's mean CTA cycles (all waves; does one half start slower or
+           fall behind as the waves drift?)
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -79,7 +81,19 @@ def summarize(ctas, per_wave, gpcs, half_b):
     return spreads, means, (statistics.mean(a) if a else 0.0), (statistics.mean(b) if b else 0.0)
 
 
-def print_launch(label, summary):
+def halves_by_wave(ctas, per_wave, gpcs, half_b):
+    """B/A - 1 (per cent) of each whole wave's mean CTA cycles."""
+    ctas = sorted(ctas)
+    out = []
+    for w in range(0, len(ctas) - per_wave + 1, per_wave):
+        a = [c[3] for c in ctas[w:w + per_wave] if gpc_name(gpcs, c[1]) not in half_b]
+        b = [c[3] for c in ctas[w:w + per_wave] if gpc_name(gpcs, c[1]) in half_b]
+        if a and b:
+            out.append((statistics.mean(b) / statistics.mean(a) - 1) * 100)
+    return out
+
+
+def print_launch(label, summary, by_wave=()):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -87,6 +101,8 @@ def print_launch(label, summary):
     print("  per GPC:   " + " ".join(f"{g}:{means[g]:.0f}" for g in order))
     rel = f"{(b / a - 1) * 100:+.1f} %" if a > 0 else "n/a"
     print(f"  halves:    A {a:.0f}  B {b:.0f}  B/A {rel}")
+    if by_wave:
+        print("  by wave:   " + " ".join(f"{x:+.1f}" for x in by_wave))
 
 
 def simulate(binary, gpu, shape, mhz, sets):
@@ -141,14 +157,16 @@ def main():
             ns = sum(float(r["end_ns"]) - float(r["start_ns"]) for r in rs)
             mhz_all.append(sum(c[3] for c in ctas) / ns * 1000.0 if ns > 0 else 0.0)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
-                         summarize(ctas, per_wave, gpcs, half_b))
+                         summarize(ctas, per_wave, gpcs, half_b),
+                         halves_by_wave(ctas, per_wave, gpcs, half_b))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, res = simulate(args.sim, gpu, shape, mhz, args.set)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz"
                          f"{' ' + ' '.join(args.set) if args.set else ''}: {res['cycles']} cycles, "
                          f"DRAM read {res['dram_read_bytes'] / 1e9:.2f} GB",
-                         summarize(ctas, per_wave, gpcs, half_b))
+                         summarize(ctas, per_wave, gpcs, half_b),
+                         halves_by_wave(ctas, per_wave, gpcs, half_b))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ def test_summary_of_a_hand_made_launch():
     assert means == {"0": 200, "1": 400, "side": 400}
     assert a == 300  # GPC 0's 200 and the side unit's 400
     assert b == 400  # GPC 1's 300 and 500
+    # Per wave, B/A - 1: 100 / 100, 300 / 200, 500 / 400.
+    assert wave_drift.halves_by_wave(ctas, 2, gpcs, {"1"}) == [0.0, 50.0, 25.0]
 
 
 def test_h100_record_drifts_in_w4_only():
