@@ -55,6 +55,13 @@ def read_file(path):
     return device, rows
 
 
+def record_ctas(rows):
+    """A launch's rows of a cta_map.py record as summarize() takes them: (pid, SM, start us,
+    SM cycles)."""
+    return [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]) / 1000.0,
+             int(r["end_clk"]) - int(r["start_clk"])) for r in rows]
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -152,8 +159,7 @@ def main():
         per_wave = 132 * slots_of(shape[3])
         mhz_all = []
         for rep, rs in reps.items():
-            ctas = [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]) / 1000.0,
-                     int(r["end_clk"]) - int(r["start_clk"])) for r in rs]
+            ctas = record_ctas(rs)
             ns = sum(float(r["end_ns"]) - float(r["start_ns"]) for r in rs)
             mhz_all.append(sum(c[3] for c in ctas) / ns * 1000.0 if ns > 0 else 0.0)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",

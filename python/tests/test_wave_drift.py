@@ -33,8 +33,7 @@ def test_h100_record_drifts_in_w4_only():
     for variant, slots in (("128x128x64_s3_w4", 2), ("128x256x64_s3_w8", 1)):
         rs = [r for r in rows if r["K"] == "8192" and r["variant"] == variant and r["rep"] == "0"]
         assert wave_drift.slots_of(variant) == slots
-        ctas = [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]) / 1000.0,
-                 int(r["end_clk"]) - int(r["start_clk"])) for r in rs]
+        ctas = wave_drift.record_ctas(rs)
         spreads, _, a, b = wave_drift.summarize(ctas, 132 * slots, gpcs, {"1", "2", "3", "7"})
         if slots == 2:
             assert spreads[-1] > 100.0 and b > 1.03 * a  # waves apart, half B behind
