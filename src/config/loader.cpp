@@ -169,6 +169,33 @@ static void check_consistency(const GpuConfig& c, const std::string& where) {
   if (c.sm.count % c.sm.gpcs != 0 && c.sm.count < c.sm.gpcs) {
     throw_input_error(where, "sm.count must be at least sm.gpcs");
   }
+  // A GPC (or side-unit TPC) bitmask typed in an override may only name GPCs (TPCs) the chip
+  // has. A file's mask is left alone: configs that shrink a chip (tests/data/simple_gpu.yaml)
+  // inherit its partition map, and bits beyond their GPCs select nothing.
+  const auto overridden = [&](const std::string& key) {
+    for (const auto& r : c.records) {
+      if (r.key == key) {
+        return r.source.starts_with("override:");
+      }
+    }
+    return false;
+  };
+  const auto check_mask = [&](const std::string& key, int mask, const std::string& count_key,
+                              int count, const char* what) {
+    if (mask <= 0 || count >= 31 || (mask >> count) == 0 || !overridden(key)) {
+      return;
+    }
+    throw_input_error(where, "{} = {} names {} {}, but {} is {}{}", key, mask, what,
+                      std::bit_width(static_cast<unsigned>(mask)) - 1, count_key, count,
+                      count > 0 ? fmt::format(" ({} 0-{})", what, count - 1) : std::string());
+  };
+  check_mask("tensor.slow_gpcs", c.tensor.slow_gpcs, "sm.gpcs", c.sm.gpcs, "GPC");
+  check_mask("l2.partition1_gpcs", c.mem.l2_partition1_gpcs, "sm.gpcs", c.sm.gpcs, "GPC");
+  check_mask("l2.reader_half1_gpcs", c.mem.l2_reader_half1_gpcs, "sm.gpcs", c.sm.gpcs, "GPC");
+  check_mask("l2.partition1_side_tpcs", c.mem.l2_partition1_side_tpcs, "sm.dispatch_side_tpcs",
+             c.sm.dispatch_side_tpcs, "side-unit TPC");
+  check_mask("l2.reader_half1_side_tpcs", c.mem.l2_reader_half1_side_tpcs, "sm.dispatch_side_tpcs",
+             c.sm.dispatch_side_tpcs, "side-unit TPC");
   if (!c.sm.tpc_gpcs.empty()) {
     if (c.sm.tpc_gpcs.size() != static_cast<size_t>(c.sm.count / 2)) {
       throw_input_error(where,

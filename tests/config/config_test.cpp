@@ -109,6 +109,40 @@ TEST(Config, BadValuesAreRejectedWithTheirRange) {
                                            "l2.rrip_read_insert=6", "l2.rrip_hit_level=7"}));
 }
 
+// A GPC bitmask typed with --set may only name the config's GPCs, a side-unit TPC mask its
+// side TPCs: a bit beyond them would otherwise select nothing without a word.
+TEST(Config, MasksNamingMissingGpcsOrSideTpcsAreRefused) {
+  const auto message = [](const std::vector<std::string>& sets) {
+    try {
+      load_gpu_config("h200", sets);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(message({"tensor.slow_gpcs=1024"})
+                .find("tensor.slow_gpcs = 1024 names GPC 10, but sm.gpcs is 8 (GPC 0-7)"),
+            std::string::npos)
+      << message({"tensor.slow_gpcs=1024"});
+  EXPECT_NE(message({"l2.partition1_gpcs=256"}).find("names GPC 8"), std::string::npos);
+  EXPECT_NE(message({"l2.reader_half1_gpcs=300"}).find("names GPC 8"), std::string::npos);
+  EXPECT_NE(message({"l2.partition1_side_tpcs=16"}).find("names side-unit TPC 4"),
+            std::string::npos);
+  EXPECT_NE(message({"sm.dispatch_side_tpcs=0", "l2.reader_half1_side_tpcs=1"})
+                .find("names side-unit TPC 0, but sm.dispatch_side_tpcs is 0"),
+            std::string::npos)
+      << message({"sm.dispatch_side_tpcs=0", "l2.reader_half1_side_tpcs=1"});
+  // A chip shrunk by an override keeps its file's masks; a mask typed beside it is checked.
+  EXPECT_NO_THROW(load_gpu_config("h200", {"sm.count=4", "sm.gpcs=2", "sm.tpc_gpcs="}));
+  EXPECT_NE(message({"sm.count=4", "sm.gpcs=2", "sm.tpc_gpcs=", "l2.partition1_gpcs=4"})
+                .find("l2.partition1_gpcs = 4 names GPC 2, but sm.gpcs is 2 (GPC 0-1)"),
+            std::string::npos);
+  // The largest masks the chip has, and -1 (the partition map) for the reader halves, load.
+  EXPECT_NO_THROW(
+      load_gpu_config("h200", {"tensor.slow_gpcs=255", "l2.partition1_gpcs=255",
+                               "l2.reader_half1_gpcs=-1", "l2.partition1_side_tpcs=15"}));
+}
+
 TEST(Config, OverrideIsAppliedAndRecorded) {
   const GpuConfig c = load_gpu_config("h200", {"tma.queue_depth=64", "l2.hash=modulo"});
   EXPECT_EQ(c.tma.queue_depth, 64);
