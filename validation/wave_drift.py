@@ -17,6 +17,8 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            H100's 1,2,3,7 from its own), `A` the rest with the side unit; B/A - 1 in per cent
   by wave  B/A - 1 of each wave's mean CTA cycles (all waves; does one half start slower or
            fall behind as the waves drift?)
+  per CTA  median SM cycles (and count) of the CTAs that ran alone on their SM and of those
+           that shared it with another CTA for part of their run (all waves)
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -62,6 +64,32 @@ def record_ctas(rows):
              int(r["end_clk"]) - int(r["start_clk"])) for r in rows]
 
 
+def record_spans(rows):
+    """A launch's rows as by_sharing() takes them: (SM, start ns, end ns, SM cycles)."""
+    return [(int(r["smid"]), float(r["start_ns"]), float(r["end_ns"]),
+             int(r["end_clk"]) - int(r["start_clk"])) for r in rows]
+
+
+def by_sharing(spans):
+    """(cycles of the CTAs alone on their SM throughout, cycles of those that overlapped another
+    CTA on it); spans: (sm, start, end, cycles), start and end in one time base per launch."""
+    on_sm = {}
+    for sm, start, end, cycles in spans:
+        on_sm.setdefault(sm, []).append((start, end, cycles))
+    alone, shared = [], []
+    for runs in on_sm.values():
+        for i, (start, end, cycles) in enumerate(runs):
+            overlaps = any(s < end and start < e for j, (s, e, _) in enumerate(runs) if j != i)
+            (shared if overlaps else alone).append(cycles)
+    return alone, shared
+
+
+def sharing_line(alone, shared):
+    def part(v):
+        return f"{len(v)} x {statistics.median(v):.0f}" if v else "0"
+    return f"alone {part(alone)}, shared {part(shared)} (CTAs x median SM cycles)"
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -100,7 +128,7 @@ def halves_by_wave(ctas, per_wave, gpcs, half_b):
     return out
 
 
-def print_launch(label, summary, by_wave=()):
+def print_launch(label, summary, by_wave=(), sharing=None):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -110,10 +138,13 @@ def print_launch(label, summary, by_wave=()):
     print(f"  halves:    A {a:.0f}  B {b:.0f}  B/A {rel}")
     if by_wave:
         print("  by wave:   " + " ".join(f"{x:+.1f}" for x in by_wave))
+    if sharing is not None:
+        print("  per CTA:   " + sharing_line(*sharing))
 
 
 def simulate(binary, gpu, shape, mhz, sets):
-    """(CTA tuples as summarize() takes them, the run's JSON summary)."""
+    """(CTA tuples as summarize() takes them, spans as by_sharing() takes them, the run's JSON
+    summary)."""
     m, n, k, variant = shape
     tile = variant.split("_")[0]
     warps = variant.rsplit("_w", 1)[1]
@@ -131,7 +162,9 @@ def simulate(binary, gpu, shape, mhz, sets):
     # start_cycle / end_cycle are SM cycles from the launch: spread in us at the run's clock.
     ctas = [(int(r["cta"]), int(r["sm"]), float(r["start_cycle"]) / mhz,
              float(r["end_cycle"]) - float(r["start_cycle"])) for r in rows]
-    return ctas, json.loads(res.stdout)
+    spans = [(int(r["sm"]), float(r["start_cycle"]), float(r["end_cycle"]),
+              float(r["end_cycle"]) - float(r["start_cycle"])) for r in rows]
+    return ctas, spans, json.loads(res.stdout)
 
 
 def main():
@@ -164,15 +197,16 @@ def main():
             mhz_all.append(sum(c[3] for c in ctas) / ns * 1000.0 if ns > 0 else 0.0)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
                          summarize(ctas, per_wave, gpcs, half_b),
-                         halves_by_wave(ctas, per_wave, gpcs, half_b))
+                         halves_by_wave(ctas, per_wave, gpcs, half_b),
+                         by_sharing(record_spans(rs)))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
-            ctas, res = simulate(args.sim, gpu, shape, mhz, args.set)
+            ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz"
                          f"{' ' + ' '.join(args.set) if args.set else ''}: {res['cycles']} cycles, "
                          f"DRAM read {res['dram_read_bytes'] / 1e9:.2f} GB",
                          summarize(ctas, per_wave, gpcs, half_b),
-                         halves_by_wave(ctas, per_wave, gpcs, half_b))
+                         halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans))
 
 
 if __name__ == "__main__":

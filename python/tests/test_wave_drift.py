@@ -39,3 +39,26 @@ def test_h100_record_drifts_in_w4_only():
             assert spreads[-1] > 100.0 and b > 1.03 * a  # waves apart, half B behind
         else:
             assert max(spreads) < 5.0 and abs(b / a - 1) < 0.01
+
+
+def test_ctas_alone_or_sharing_their_sm():
+    # (sm, start, end, cycles): SM 0 runs two CTAs that overlap, then a third after both;
+    # SM 1 runs one; SM 2 two that only touch (one ends as the other starts).
+    spans = [(0, 0.0, 10.0, 100), (0, 5.0, 15.0, 110), (0, 20.0, 30.0, 90),
+             (1, 0.0, 12.0, 120),
+             (2, 0.0, 10.0, 80), (2, 10.0, 20.0, 85)]
+    alone, shared = wave_drift.by_sharing(spans)
+    assert sorted(alone) == [80, 85, 90, 120]
+    assert sorted(shared) == [100, 110]
+    assert wave_drift.sharing_line(alone, shared) == (
+        "alone 4 x 88, shared 2 x 105 (CTAs x median SM cycles)")
+
+
+def test_h200_record_lone_ctas_share_no_sm():
+    # 192 CTAs of two per SM (384x8192x8192 w4): 72 SMs run one CTA, 60 run two at once.
+    path = os.path.join(ROOT, "validation", "data", "h200", "micro_gemm_cta_map.csv")
+    _, rows = wave_drift.read_file(path)
+    rs = [r for r in rows if r["M"] == "384" and r["variant"] == "128x128x64_s3_w4"
+          and r["rep"] == "0"]
+    alone, shared = wave_drift.by_sharing(wave_drift.record_spans(rs))
+    assert (len(alone), len(shared)) == (72, 120)
