@@ -6,6 +6,7 @@
 
 #include "mem/memory_system.h"
 #include "sim/context.h"
+#include "sim/dispatch_round.h"
 #include "sim/event_queue.h"
 #include "sim/resource_check.h"
 #include "sm/sm.h"
@@ -149,28 +150,26 @@ void Run::dispatch_initial(Time t) {
   if (side_tpcs > 0 && m_options.first_sm == 0) {
     place_by_units(order, static_cast<size_t>(side_tpcs) * 2, t);
   }
+  // The rounds after the unit fill (sim/dispatch_round.h; micro_gemm_cta_map.csv, 384x8192x8192
+  // w4, 192 CTAs of two per SM: after one CTA on every SM the last 60 went to both SMs of the
+  // side unit, then to one SM of each of TPCs 0-51). CTA ids follow the unit order.
+  const size_t side_from =
+      side_tpcs > 0 ? m_sms.size() / 2 * 2 - static_cast<size_t>(side_tpcs) * 2 : m_sms.size();
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
     placed = false;
-    int room = 0;
-    for (Sm* sm : order) {
-      room += sm->fits_another_cta() ? 1 : 0;
+    std::vector<RoundSm> seen;
+    seen.reserve(order.size());
+    for (const Sm* sm : order) {
+      seen.push_back({sm->id(), sm->fits_another_cta(), sm->live_ctas()});
     }
-    // sm.spread_partial_round: a round that cannot fill every SM gives each TPC one CTA first
-    // (micro_gemm_cta_map.csv: of 192 CTAs of two per SM, the last 60 went to 56 TPCs).
-    std::vector<char> tpc_taken(m_sms.size() / 2 + 1, 0);
-    std::vector<char> sm_taken(m_sms.size(), 0);
-    const bool spread = m_config.sm.spread_partial_round && m_kernel.num_ctas() - m_next_cta < room;
-    for (int pass = spread ? 0 : 1; pass < 2; ++pass) {
-      for (Sm* sm : order) {
-        const size_t id = sm->id();
-        if (m_next_cta < m_kernel.num_ctas() && sm->fits_another_cta() && !sm_taken[id] &&
-            (pass == 1 || !tpc_taken[id / 2])) {
-          sm->launch_cta(m_next_cta++, next_launch_time(t));
-          tpc_taken[id / 2] = 1;
-          sm_taken[id] = 1;
-          placed = true;
-        }
+    const std::vector<char> chosen =
+        choose_round(seen, m_sms.size(), side_from, m_kernel.num_ctas() - m_next_cta,
+                     m_config.sm.spread_partial_round, m_options.first_sm == 0);
+    for (Sm* sm : order) {
+      if (chosen[sm->id()] && m_next_cta < m_kernel.num_ctas()) {
+        sm->launch_cta(m_next_cta++, next_launch_time(t));
+        placed = true;
       }
     }
   }

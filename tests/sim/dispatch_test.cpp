@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/dispatch_round.h"
 #include "test_util.h"
 
 namespace asyncsim {
@@ -113,6 +114,46 @@ TEST(Dispatch, PartialRoundSpreadsOverTpcs) {
   c.sm.spread_partial_round = false;
   EXPECT_EQ(per_sm(6, c), (std::vector<int>{2, 2, 1, 1}));
   EXPECT_EQ(per_sm(2, c), (std::vector<int>{1, 1, 0, 0}));
+}
+
+// The partial round on its own (sim/dispatch_round.h): 8 SMs in 4 TPCs, the last TPC (SMs 6, 7)
+// the side unit, listed first. Every SM holds one CTA but SM 3, which holds none: a round serves
+// the lowest level first, so SM 3 alone takes one even with 5 CTAs left. Once all hold one, 5
+// CTAs go to both side SMs, then one SM of each TPC by id (0, 2, 4); 4 CTAs stop at SM 2.
+TEST(Dispatch, PartialRoundServesTheFewestThenTheSideUnitThenTpcsById) {
+  std::vector<RoundSm> order{{6, true, 1}, {7, true, 1}, {4, true, 1}, {5, true, 1},
+                             {0, true, 1}, {1, true, 1}, {2, true, 1}, {3, true, 0}};
+  const auto ids = [](const std::vector<char>& chosen) {
+    std::vector<int> v;
+    for (size_t i = 0; i < chosen.size(); ++i) {
+      if (chosen[i]) {
+        v.push_back(static_cast<int>(i));
+      }
+    }
+    return v;
+  };
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 5, true, true)), (std::vector<int>{3}));
+  order.back().live = 1;
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 5, true, true)), (std::vector<int>{0, 2, 4, 6, 7}));
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 4, true, true)), (std::vector<int>{0, 2, 6, 7}));
+  // 7 CTAs: the side's two, TPCs 0-2 one each, then TPC 0's and TPC 1's other SMs.
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 7, true, true)), (std::vector<int>{0, 1, 2, 3, 4, 6, 7}));
+  // Enough for every SM at the level: all of them, whatever the order.
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 8, true, true)).size(), 8u);
+  // Without the spread every SM with room, even for fewer CTAs (the caller stops at the grid).
+  EXPECT_EQ(ids(choose_round(order, 8, 6, 2, false, true)).size(), 8u);
+}
+
+// On the H200 config, 192 CTAs of two per SM (384x8192x8192 w4, micro_gemm_cta_map.csv) put
+// one CTA on every SM and a second on the 8 side-unit SMs (124-131) and on SM 2t of TPCs 0-51,
+// as the chip did in both launches.
+TEST(Dispatch, H200PlacesASecondPartialRoundOnTheSideUnitAndLowTpcs) {
+  const GpuConfig c = load_gpu_config("h200");
+  const std::vector<int> ctas = per_sm_counter(c, 192, 2, 0, "ctas");
+  for (int sm = 0; sm < c.sm.count; ++sm) {
+    SCOPED_TRACE(sm);
+    EXPECT_EQ(ctas[static_cast<size_t>(sm)], sm >= 124 || (sm <= 102 && sm % 2 == 0) ? 2 : 1);
+  }
 }
 
 // sm.dispatch_side_tpcs on 12 SMs in 2 GPCs (TPC t in GPC t mod 2) whose last TPC (SMs 10, 11)
