@@ -132,11 +132,13 @@ void Run::dispatch_initial(Time t) {
       m_config.sm.dispatch_order == DispatchOrder::kGpcMajor
           ? std::min(m_config.sm.dispatch_side_tpcs, static_cast<int>(m_sms.size() / 2))
           : 0;
+  // The side unit's SMs (ids from side_from on) lead the order; a partial round serves them
+  // first, too.
+  const size_t side_from =
+      side_tpcs > 0 ? m_sms.size() / 2 * 2 - static_cast<size_t>(side_tpcs) * 2 : m_sms.size();
   if (side_tpcs > 0) {
-    // The side unit's SMs lead the order (a partial round serves them first, too).
-    const size_t first_side = m_sms.size() / 2 * 2 - static_cast<size_t>(side_tpcs) * 2;
     std::stable_partition(order.begin(), order.end(),
-                          [&](const Sm* sm) { return sm->id() >= first_side; });
+                          [&](const Sm* sm) { return sm->id() >= side_from; });
   }
   if (m_options.first_sm > 0) {
     const auto at = std::find_if(order.begin(), order.end(), [&](const Sm* sm) {
@@ -153,8 +155,6 @@ void Run::dispatch_initial(Time t) {
   // The rounds after the unit fill (sim/dispatch_round.h; micro_gemm_cta_map.csv, 384x8192x8192
   // w4, 192 CTAs of two per SM: after one CTA on every SM the last 60 went to both SMs of the
   // side unit, then to one SM of each of TPCs 0-51). CTA ids follow the unit order.
-  const size_t side_from =
-      side_tpcs > 0 ? m_sms.size() / 2 * 2 - static_cast<size_t>(side_tpcs) * 2 : m_sms.size();
   bool placed = true;
   while (placed && m_next_cta < m_kernel.num_ctas()) {
     placed = false;
