@@ -3,11 +3,8 @@ against validation/hw/cta_map.py's records of both chips. The rule was read off 
 192-CTA launch; the H100's 96-, 128- and 144-CTA launches were measured after it and must land
 SM for SM too. Placement does not depend on K, so the model runs each grid with K = 64."""
 import collections
-import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -23,14 +20,8 @@ SINGLE_WAVE = [("h100", "384", "8192", "128x128x64_s3_w4"), ("h100", "384", "819
 
 
 def model_ctas_per_sm(gpu, m, n, variant):
-    tile, warps = variant.split("_")[0], variant.rsplit("_w", 1)[1]
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "cta.csv")
-        subprocess.run([BINARY, "gemm", "--gpu", gpu, "--m", m, "--n", n, "--k", "64", "--tile", tile,
-                        "--warps", warps, "--cta-log", log, "--json"], check=True, capture_output=True)
-        with open(log) as f:
-            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    return collections.Counter(int(r["sm"]) for r in rows)
+    ctas, _, _ = wave_drift.simulate(BINARY, gpu, (m, n, "64", variant), 1980.0, [])
+    return collections.Counter(sm for _, sm, _, _ in ctas)
 
 
 @pytest.mark.skipif(not os.path.exists(BINARY), reason="asyncsim not built")
