@@ -19,6 +19,10 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            fall behind as the waves drift?)
   per CTA  median SM cycles (and count) of the CTAs that ran alone on their SM and of those
            that shared it with another CTA for part of their run (all waves)
+  pairs    (two CTAs an SM only) per wave, the median pid gap between the two CTAs an SM takes
+           (its CTAs in start order, 2w and 2w + 1), the first 12 waves; and over the launch the
+           share of overlapping CTAs on one SM that work on the same row of C tiles (same
+           pid // tiles per row, so they load the same A tile), weighted by their overlap
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -90,6 +94,31 @@ def sharing_line(alone, shared):
     return f"alone {part(alone)}, shared {part(shared)} (CTAs x median SM cycles)"
 
 
+def pair_line(runs, tiles_n):
+    """runs: (pid, sm, start, end) in one time base. The 'pairs' line (see the docstring)."""
+    on_sm = {}
+    for pid, sm, start, end in runs:
+        on_sm.setdefault(sm, []).append((start, end, pid))
+    gaps, same, overlap = [], 0.0, 0.0
+    for cs in on_sm.values():
+        cs.sort()
+        for w in range(len(cs) // 2):
+            if w >= len(gaps):
+                gaps.append([])
+            gaps[w].append(abs(cs[2 * w][2] - cs[2 * w + 1][2]))
+        for i, (s0, e0, p0) in enumerate(cs):
+            for s1, e1, p1 in cs[i + 1:]:
+                if s1 >= e0:
+                    break
+                both = (min(e0, e1) - s1) / max(e0 - s0, 1e-9)
+                overlap += both
+                same += both if p0 // tiles_n == p1 // tiles_n else 0.0
+    waves = [statistics.median(g) for g in gaps[:WAVES_SHOWN] if len(g) >= len(on_sm) // 2]
+    share = f"{100.0 * same / overlap:.1f} %" if overlap > 0 else "n/a"
+    return ("pid gap by wave " + " ".join(f"{g:.0f}" for g in waves) +
+            f"; same A tile {share} of co-resident time")
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -128,7 +157,7 @@ def halves_by_wave(ctas, per_wave, gpcs, half_b):
     return out
 
 
-def print_launch(label, summary, by_wave=(), sharing=None):
+def print_launch(label, summary, by_wave=(), sharing=None, pairs=None):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -140,6 +169,8 @@ def print_launch(label, summary, by_wave=(), sharing=None):
         print("  by wave:   " + " ".join(f"{x:+.1f}" for x in by_wave))
     if sharing is not None:
         print("  per CTA:   " + sharing_line(*sharing))
+    if pairs is not None:
+        print("  pairs:     " + pairs)
 
 
 def simulate(binary, gpu, shape, mhz, sets):
@@ -190,6 +221,8 @@ def main():
         launches.setdefault(key, {}).setdefault(r["rep"], []).append(r)
     for shape, reps in launches.items():
         per_wave = 132 * slots_of(shape[3])
+        tiles_n = -(-int(shape[1]) // int(shape[3].split("x")[1]))
+        two = slots_of(shape[3]) == 2
         mhz_all = []
         for rep, rs in reps.items():
             ctas = record_ctas(rs)
@@ -198,7 +231,9 @@ def main():
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
                          summarize(ctas, per_wave, gpcs, half_b),
                          halves_by_wave(ctas, per_wave, gpcs, half_b),
-                         by_sharing(record_spans(rs)))
+                         by_sharing(record_spans(rs)),
+                         pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
+                                     float(r["end_ns"])) for r in rs], tiles_n) if two else None)
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
@@ -206,7 +241,9 @@ def main():
                          f"{' ' + ' '.join(args.set) if args.set else ''}: {res['cycles']} cycles, "
                          f"DRAM read {res['dram_read_bytes'] / 1e9:.2f} GB",
                          summarize(ctas, per_wave, gpcs, half_b),
-                         halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans))
+                         halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans),
+                         pair_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas], tiles_n)
+                         if two else None)
 
 
 if __name__ == "__main__":

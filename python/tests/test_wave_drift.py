@@ -62,3 +62,29 @@ def test_h200_record_lone_ctas_share_no_sm():
           and r["rep"] == "0"]
     alone, shared = wave_drift.by_sharing(wave_drift.record_spans(rs))
     assert (len(alone), len(shared)) == (72, 120)
+
+
+def test_pairs_line_gap_by_wave_and_shared_a_tiles():
+    # (pid, sm, start, end), rows of 64 tiles. SM 0: CTAs 0 and 1 together (same row, gap 1),
+    # then 130 and 140 (same row 2, gap 10) overlapping for half of 130's run. SM 1: CTAs 2 and
+    # 70 (rows 0 and 1, gap 68), then 150 and 300 (rows 2 and 4, gap 150).
+    runs = [(0, 0, 0.0, 10.0), (1, 0, 0.0, 10.0), (130, 0, 10.0, 20.0), (140, 0, 15.0, 25.0),
+            (2, 1, 0.0, 10.0), (70, 1, 0.0, 10.0), (150, 1, 10.0, 20.0), (300, 1, 10.0, 20.0)]
+    # Wave 0: gaps 1 and 68 (median 34.5, printed 34 by round-half-even); wave 1: 10 and 150.
+    # Overlap weights: 1 (0, 1), 0.5 (130, 140), 1 (2, 70), 1 (150, 300): same row 1.5 of 3.5.
+    assert wave_drift.pair_line(runs, 64) == (
+        "pid gap by wave 34 80; same A tile 42.9 % of co-resident time")
+
+
+def test_h100_record_pairs_come_to_share_a_tiles():
+    # The chip's drifting w4 launch: an SM's two CTAs come within a few dozen pids of each other
+    # and work on the same row of C tiles about half the time (the model: 3-13 %).
+    path = os.path.join(ROOT, "validation", "data", "h100", "micro_gemm_cta_map_8k.csv")
+    _, rows = wave_drift.read_file(path)
+    rs = [r for r in rows if r["K"] == "4096" and r["variant"] == "128x128x64_s3_w4" and r["rep"] == "0"]
+    line = wave_drift.pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
+                                  float(r["end_ns"])) for r in rs], 64)
+    gaps = [int(g) for g in line.split(";")[0].split()[4:]]
+    assert gaps[0] == 132 and max(gaps[3:]) < 40
+    share = float(line.split("same A tile ")[1].split(" %")[0])
+    assert 45.0 < share < 60.0
