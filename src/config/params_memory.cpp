@@ -359,6 +359,10 @@ void add_memory_params(std::vector<ParamSpec>& s) {
                          "a posted write that finds its pseudo-channel's bus idle (nothing booked) "
                          "drains the queued writes at once instead of waiting for dram.write_batch",
                          [](GpuConfig& c) -> bool& { return c.mem.hbm.drain_when_idle; }));
+  s.push_back(bool_param("dram.bus_calendar",
+                         "a read's data takes its pseudo-channel's bus at its own time (from its "
+                         "CAS latency on, in the free slots) instead of a budget in arrival order",
+                         [](GpuConfig& c) -> bool& { return c.mem.hbm.bus_calendar; }));
   s.push_back(bool_param("dram.group_per_block",
                          "each aligned block of dram.refresh_sync_pcs granules of a window picks "
                          "its group of pseudo-channels by a hash (false: the window takes one)",

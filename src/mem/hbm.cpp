@@ -153,6 +153,9 @@ HbmSystem::HbmSystem(const HbmParams& params) : m_params(params) {
   m_sids.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.stack_ids));
   m_pcs.resize(static_cast<size_t>(m_num_pcs));
   m_write_queue.resize(static_cast<size_t>(m_num_pcs) * static_cast<size_t>(p.write_batch));
+  if (p.bus_calendar) {
+    m_bus_cal.assign(static_cast<size_t>(m_num_pcs), SlotCalendar(m_burst_slot));
+  }
 }
 
 double HbmSystem::peak_bytes_per_second() const {
@@ -302,8 +305,9 @@ void HbmSystem::drain(int pc, Time t) {
 }
 
 Time HbmSystem::access(uint64_t addr, int bytes, bool write, Time t) {
+  m_now = std::max(m_now, t);
   if (!write) {
-    return read_access(addr, bytes, t);
+    return read_access(addr, bytes, t, m_now);
   }
   const HbmAddress a = begin_access(addr, t);
   const int bursts = std::max(1, bytes >> m_burst_shift);

@@ -18,6 +18,7 @@
 
 #include "mem/mem_bits.h"
 #include "util/fast_div.h"
+#include "util/slot_calendar.h"
 #include "util/time.h"
 
 namespace asyncsim {
@@ -93,6 +94,12 @@ struct HbmParams {
   // pseudo-channels), instead of the whole window taking one group.
   bool group_per_block = false;
   double bus_efficiency = 0.94;  // fraction of the data-bus peak usable (fitted)
+  // A read's data takes the pseudo-channel's bus at its own time (from its CAS latency on, in
+  // the slots earlier reads left free, util/slot_calendar.h) instead of a budget that advances
+  // in arrival order: reads whose rows open late no longer leave their bus time to others.
+  // Off here (the harnesses of tests/mem/hbm_test.cpp were timed with the budget); the H200
+  // and H100 configs set it.
+  bool bus_calendar = false;
 };
 
 // Where a byte address lives. `pc` is the global pseudo-channel index
@@ -128,8 +135,10 @@ class HbmSystem {
   explicit HbmSystem(const HbmParams& params);
 
   Time access(uint64_t addr, int bytes, bool write, Time t);
-  // access() of a read (write = false), inline in mem/hbm_path.h.
-  Time read_access(uint64_t addr, int bytes, Time t);
+  // access() of a read (write = false), inline in mem/hbm_path.h. `now` is the simulated time
+  // of the request being served (non-decreasing, <= t): what dram.bus_calendar's calendars
+  // may forget before (access() passes the latest `t` it saw).
+  Time read_access(uint64_t addr, int bytes, Time t, Time now);
   // A hint with no effect on any result: starts loading the state an access to `addr` reads
   // (its bank, bank group, SID and pseudo-channel) into the host's caches.
   void prefetch(uint64_t addr) const {
@@ -292,6 +301,8 @@ class HbmSystem {
   std::vector<Sid> m_sids;      // [pc][sid]
   std::vector<PseudoChannel> m_pcs;
   std::vector<QueuedWrite> m_write_queue;  // [pc][write_batch]
+  std::vector<SlotCalendar> m_bus_cal;     // [pc], with dram.bus_calendar (slots of m_burst_slot)
+  Time m_now = 0;                          // read_access()'s `now`
   Stats m_stats;
 };
 

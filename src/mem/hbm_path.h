@@ -71,10 +71,18 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
   const Time col_budget = std::max(g.cas_free, t);
   g.cas_free = col_budget + bursts * m_ccd_l;
   const Time rd = std::max({cas, col_budget, p.write_end + m_wtr_s, g.write_end + m_wtr_l});
-  const Time bus_pos = std::max(p.bus_free, t + m_cl);
-  p.bus_free = bus_pos + bursts * m_burst_slot;
   const Time bank_end = rd + (bursts - 1) * m_ccd_l + m_cl + m_burst;
-  const Time done = std::max(p.bus_free, bank_end);
+  Time done;
+  if (!m_bus_cal.empty()) {
+    // dram.bus_calendar: the data from its CAS latency on, in the bus slots left free.
+    const Time ready = rd + m_cl;
+    const Time wait = m_bus_cal[static_cast<size_t>(a.pc)].book(std::min(m_now, t), ready, bursts);
+    done = std::max(ready + bursts * m_burst_slot + wait, bank_end);
+  } else {
+    const Time bus_pos = std::max(p.bus_free, t + m_cl);
+    p.bus_free = bus_pos + bursts * m_burst_slot;
+    done = std::max(p.bus_free, bank_end);
+  }
   if (!bypass) {
     bank.pre_ok = std::max(bank.pre_ok, rd + (bursts - 1) * m_ccd_l + m_rtp);
   }
@@ -98,7 +106,9 @@ inline HbmSystem::Sid& HbmSystem::sid_of(int pc, int b) {
   return a;
 }
 
-[[gnu::always_inline]] inline Time HbmSystem::read_access(uint64_t addr, int bytes, Time t) {
+[[gnu::always_inline]] inline Time HbmSystem::read_access(uint64_t addr, int bytes, Time t,
+                                                          Time now) {
+  m_now = now;
   const HbmAddress a = begin_access(addr, t);
   const int bursts = std::max(1, bytes >> m_burst_shift);
   ++m_stats.reads;

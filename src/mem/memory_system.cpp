@@ -105,7 +105,7 @@ void MemorySystem::bin(std::vector<uint64_t>& bins, Time t, int bytes) {
     const uint64_t addr = line * static_cast<uint64_t>(m_line_bytes) +
                           static_cast<uint64_t>(std::countr_zero(mask) * m_sector_bytes);
     const int fit = std::min(bytes, m_line_bytes - std::countr_zero(mask) * m_sector_bytes);
-    done = m_hbm->read_access(addr, fit, t);
+    done = m_hbm->read_access(addr, fit, t, m_now);
   } else {
     done = dram_transfer(line, bytes, t) + m_dram_latency;
   }

@@ -232,6 +232,24 @@ TEST(Hbm, RowHitBypassesQueuedSwitch) {
   EXPECT_EQ(without, (70 + 10 + 1) * kNs);
 }
 
+// A row miss that arrives first and a row hit that arrives later can have their data ready
+// at the same moment. The bus budget books the miss's bus time at its arrival, so both bursts
+// end together on one bus; dram.bus_calendar books each burst at its data's own time, and the
+// hit takes the next free slot.
+TEST(Hbm, BusCalendarSerialisesDataReadyTogether) {
+  for (bool calendar : {false, true}) {
+    HbmParams p = tiny();
+    p.bus_calendar = calendar;
+    HbmSystem hbm(p);
+    EXPECT_EQ(hbm.access(tiny_addr(1, 0, 0), 32, false, 0), 21 * kNs);  // opens bank 1's row 0
+    // Bank 0 (closed): ACT 100, RD 110, data ready 120, last data 121.
+    EXPECT_EQ(hbm.access(tiny_addr(0, 0, 0), 32, false, 100 * kNs), 121 * kNs);
+    // Bank 1 (other bank group, row open): RD at its arrival 110, data ready 120 as well.
+    EXPECT_EQ(hbm.access(tiny_addr(1, 0, 1), 32, false, 110 * kNs), (calendar ? 122 : 121) * kNs);
+    EXPECT_EQ(hbm.stats().row_hits, 1U);
+  }
+}
+
 TEST(Hbm, RefreshClosesRowsAndBlocksThePseudoChannel) {
   HbmParams p = tiny();
   p.refresh = true;
