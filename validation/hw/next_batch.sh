@@ -31,6 +31,8 @@
 #   bash validation/hw/next_batch.sh halfmap $OUT     # which SMs read hits from SM 0's half of the slices, under ncu (~6 min; with the chip's sm_map)
 #   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
+#   bash validation/hw/next_batch.sh l2hot $OUT       # l2_hot.cu timed, then every point under ncu (another chip's merging; ~3 min)
+#   bash validation/hw/next_batch.sh launch $OUT      # launch.cu under ncu, cold and warm (ncu_launch.py: sm.kernel_launch_cycles; ~1 min)
 #   bash validation/hw/next_batch.sh l2half $OUT      # l2_half.cu: one partition group's SMs alone read 4/25-24/25 of the L2, timed and under ncu (~3 min)
 #     (L2HALF_MIB=a,b,... other footprints, L2HALF_ONLY=all,C,... fewer reader sets,
 #      L2HALF_C=... / L2HALF_D=... another chip's slice halves, from its own halfmap run)
@@ -63,6 +65,10 @@
 #           (or h100/), then `python3 validation/loaded_per_sm.py --quiet-sets FILE...`
 #   persm:  OUT/micro_loaded_latency_hitstream_sm.csv, OUT/micro_loaded_latency_sm.csv -> validation/data/h200/
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
+#   l2hot:  OUT/micro_l2_hot.csv, OUT/ncu_l2/l2_hot_raw.csv (+ l2_hot_provenance.txt) -> validation/data/<chip>/,
+#           then `python3 validation/l2_hot_ncu.py --data validation/data/<chip>` (what the coalescer merged per point)
+#   launch: OUT/micro_launch.csv -> validation/data/<chip>/, then `asyncsim micro launch --gpu <chip>
+#           --compare FILE` (the H200's sm.kernel_launch_cycles was fitted on its own)
 #   loadedncu: OUT/ncu_l2/loaded_{hitstream,dram}_{raw,points}.csv (+ loaded_ncu_provenance.txt): per launch,
 #           fabric sectors against the SMs' sectors and the busiest / idlest slice's requests
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
@@ -78,7 +84,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pitch3|l2half|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pitch3|l2half|l2hot|launch|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -161,6 +167,17 @@ case "$part" in
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "cta_start.cu (validation/hw/micro.sh's cta_start line) under ncu --cache-control none with the l2_hot metrics, --kernel-name first_load_kernel: every launch of every row (6 a row, the first dropped by the .cu)" > "$OUT/ncu_l2/cta_start_provenance.txt"
     profile "cta_start ncu" 500 "$OUT/ncu_l2/cta_start_raw.csv" "$OUT/micro_cta_start_ncu_points.csv" \
       --kernel-name first_load_kernel --metrics "$L2_METRICS" "$BUILD/cta_start"
+    ;;
+  l2hot)
+    timed l2_hot
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_hot.cu (validation/hw/micro.sh's l2_hot line) with L2HOT_NCU=1 under ncu --cache-control none with the l2_hot metrics, --kernel-name l2_hot_kernel: per point its warm-up launch and one measured launch" > "$OUT/ncu_l2/l2_hot_provenance.txt"
+    L2HOT_NCU=1 profile "l2_hot ncu" 300 "$OUT/ncu_l2/l2_hot_raw.csv" "$OUT/micro_l2_hot_ncu_points.csv" \
+      --kernel-name l2_hot_kernel --metrics "$L2_METRICS" "$BUILD/l2_hot"
+    ;;
+  launch)
+    build launch
+    timeout 400 python3 "$HERE/ncu_launch.py" "$BUILD/launch" "$OUT/micro_launch.csv"
+    echo "--- launch ncu rc=$?"
     ;;
   firstround) timed first_round ;;
   place) timed cta_place ;;
