@@ -81,6 +81,9 @@ struct TensorParams {
   // serve every wgmma slow_factor times as long.
   int slow_gpcs = 0;
   double slow_factor = 1.0;
+  // A what-if: every CTA serves its wgmmas (1 + cta_jitter * u) times as long, u uniform in
+  // [-1, 1) by a hash of the CTA id (the same CTA gets the same u in every run); 0: none.
+  double cta_jitter = 0.0;
 };
 
 struct TmaParams {

@@ -179,6 +179,11 @@ std::vector<ParamSpec> build_specs() {
   s.push_back(float_param(
       "tensor.slow_factor", "ratio", "wgmma service time on the SMs of tensor.slow_gpcs",
       [](GpuConfig& c) -> double& { return c.tensor.slow_factor; }, 1, 100));
+  s.push_back(float_param(
+      "tensor.cta_jitter", "ratio",
+      "every CTA serves its wgmmas 1 + cta_jitter * u times as long, u uniform in [-1, 1) by a "
+      "hash of the CTA id; 0: none (a what-if: zero-mean CTA-to-CTA variation)",
+      [](GpuConfig& c) -> double& { return c.tensor.cta_jitter; }, 0, 0.5));
   // --- TMA engine ----------------------------------------------------------------------------
   s.push_back(int_param(
       "tma.queue_depth", "transactions", "TMA transactions admitted per SM",

@@ -6,12 +6,26 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "config/gpu_config.h"
 #include "program/ir.h"
 #include "util/time.h"
 
 namespace asyncsim {
+
+// tensor.cta_jitter's factor on CTA `cta`'s wgmma service: 1 + jitter * u, u uniform in
+// [-1, 1) by a hash of the CTA id (splitmix64's finaliser), the same in every run; 1 at 0.
+inline double cta_tensor_factor(double jitter, int64_t cta) {
+  if (jitter <= 0) {
+    return 1.0;
+  }
+  uint64_t x = static_cast<uint64_t>(cta) * 0x9e3779b97f4a7c15ULL + 0x5851f42d4c957f2dULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return 1.0 + jitter * (static_cast<double>(x >> 11) * 0x1.0p-52 - 1.0);
+}
 
 class TensorEngine {
  public:
@@ -39,13 +53,15 @@ class TensorEngine {
   // Issues one m64nNkK instruction at time t; returns its completion time. The pipe is held for
   // the longer of the math (FLOPs / rate) and the shared-memory operand fetch: B is N x K, and
   // A (64 x K) too unless it comes from registers (micro_wgmma.csv: N=16 occupies ~20 cycles).
-  Time issue(program::DType dtype, int n, bool a_in_registers, Time t) {
+  // `factor` scales this instruction's service (tensor.cta_jitter's per-CTA factor).
+  Time issue(program::DType dtype, int n, bool a_in_registers, Time t, double factor = 1.0) {
     const int k = program::wgmma_k(dtype);
     const double flops = 2.0 * 64.0 * n * k;
     const double operand_bytes =
         static_cast<double>((n + (a_in_registers ? 0 : 64)) * k * program::dtype_bytes(dtype));
-    const Time service = m_clock.cycles(
-        m_slowdown * std::max(flops / rate(dtype), operand_bytes / m_smem_bytes_per_cycle));
+    const Time service =
+        m_clock.cycles(factor * m_slowdown *
+                       std::max(flops / rate(dtype), operand_bytes / m_smem_bytes_per_cycle));
     const Time start = std::max(t, m_free);
     m_free = start + service;
     m_busy += service;

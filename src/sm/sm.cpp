@@ -90,6 +90,7 @@ void Sm::launch_cta(int64_t cta, Time t) {
   c.num_wgs = m_wgs_per_cta;
   c.live_wgs = m_wgs_per_cta;
   c.barrier_base = slot * m_barriers_per_cta;
+  c.tensor_factor = cta_tensor_factor(m_ctx.config.tensor.cta_jitter, cta);
   ++m_live_ctas;
   ++m_stats.ctas;
   m_used_threads += k.threads_per_cta();

@@ -41,9 +41,10 @@ Sm::StepResult Sm::execute_tensor(Warpgroup& wg, const Instr& in, Time t) {
         const Time want = t + m_ctx.sm_clock.cycles(static_cast<double>(i * tp.issue_cycles));
         const Time at = m_tensor.accept_time(want + stalled);
         stalled = at - want;
-        wg.open_group_done = std::max(
-            wg.open_group_done,
-            m_tensor.issue(in.dtype, static_cast<int>(n), (in.flags & program::kFlagRs) != 0, at));
+        wg.open_group_done =
+            std::max(wg.open_group_done, m_tensor.issue(in.dtype, static_cast<int>(n),
+                                                        (in.flags & program::kFlagRs) != 0, at,
+                                                        m_ctas[wg.cta_slot].tensor_factor));
       }
       ++wg.pc;
       const int64_t cycles = std::max<int64_t>(1, repeat * tp.issue_cycles);

@@ -87,6 +87,7 @@ struct CtaSlot {
   Time last_store_read = 0;
   Time start_time = 0;  // its first instruction may issue
   Time exit_time = 0;
+  double tensor_factor = 1.0;  // tensor.cta_jitter's factor on this CTA's wgmma service
   std::array<NamedBarrier, 16> named{};
 };
 

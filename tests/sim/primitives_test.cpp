@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 
+#include "engines/tensor_engine.h"
 #include "test_util.h"
 #include "util/error.h"
 
@@ -302,6 +304,32 @@ TEST(Primitives, SlowGpcsServeWgmmaLonger) {
   EXPECT_EQ(simulate(k, simple_gpu({"tensor.slow_gpcs=2", "tensor.slow_factor=1.5"})).cycles, 280);
   // GPC 0: each service takes 1.5 x 64 = 96 cycles, 4 x 96 + 24.
   EXPECT_EQ(simulate(k, simple_gpu({"tensor.slow_gpcs=1", "tensor.slow_factor=1.5"})).cycles, 408);
+}
+
+// tensor.cta_jitter: CTA c serves every wgmma cta_tensor_factor(a, c) times as long.
+TEST(Primitives, CtaJitterScalesEachCtasWgmmaService) {
+  EXPECT_EQ(cta_tensor_factor(0.0, 7), 1.0);
+  double sum = 0;
+  double lo = 2;
+  double hi = 0;
+  constexpr int kCtas = 4096;
+  for (int c = 0; c < kCtas; ++c) {
+    const double f = cta_tensor_factor(0.1, c);
+    EXPECT_EQ(f, cta_tensor_factor(0.1, c));  // the same CTA, the same factor
+    sum += f;
+    lo = std::min(lo, f);
+    hi = std::max(hi, f);
+  }
+  EXPECT_GE(lo, 0.9);
+  EXPECT_LT(hi, 1.1);
+  EXPECT_LT(lo, 0.901);  // the whole range is used
+  EXPECT_GT(hi, 1.099);
+  EXPECT_NEAR(sum / kCtas, 1.0, 0.005);  // zero mean
+  // The one CTA of wgmma_chain: four 64-cycle services stretched by its factor, then 24.
+  const double f = cta_tensor_factor(0.3, 0);
+  EXPECT_NE(f, 1.0);
+  const SimResult r = simulate(wgmma_chain(), simple_gpu({"tensor.cta_jitter=0.3"}));
+  EXPECT_NEAR(static_cast<double>(r.cycles), 4 * 64 * f + 24, 1.0);
 }
 
 // wait_group 1 keeps one group in flight: the second group's issue overlaps the first.
