@@ -13,14 +13,16 @@
 3. tma.tensor_setup_cycles: launch_tma minus launch_bulk (the same 8 KB by tensor map and by
    cp.async.bulk, cold), measured against simulated; the difference is added to the config's.
 
-  python3 validation/fit/fit_launch.py BUILD/asyncsim [--set key=value ...]
-Prints each value with the data it came from; changes nothing.
+  python3 validation/fit/fit_launch.py BUILD/asyncsim [--gpu h100] [--set key=value ...]
+Prints each value with the data it came from; changes nothing. --gpu NAME reads
+validation/data/NAME/micro_launch.csv (`next_batch.sh launch` on that chip) and simulates with
+configs/NAME.yaml.
 """
 import csv
 import subprocess
 import sys
 
-DATA = "validation/data/h200/micro_launch.csv"
+DATA = "validation/data/{}/micro_launch.csv"
 
 
 def rows(path):
@@ -31,13 +33,18 @@ def rows(path):
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    asim, extra = sys.argv[1], []
+    asim, extra, gpu = sys.argv[1], [], "h200"
     args = sys.argv[2:]
     for i in range(0, len(args), 2):
-        if args[i] != "--set" or i + 1 >= len(args):
+        if args[i] not in ("--set", "--gpu") or i + 1 >= len(args):
             raise SystemExit(__doc__)
-        extra += ["--set", args[i + 1]]
-    hw = rows(DATA)
+        if args[i] == "--gpu":
+            gpu = args[i + 1]
+        else:
+            extra += ["--set", args[i + 1]]
+    data = DATA.format(gpu)
+    extra += ["--gpu", gpu]
+    hw = rows(data)
     by = {(r["kernel"], r["grid"], r["threads"], r["cache_control"]): r for r in hw}
     # 1. code fetch rate
     xs, ys = [], []
@@ -52,7 +59,7 @@ def main():
     print(f"code fetch: cold - warm cycles {ys} for {xs} B: {slope:.4f} cycles/B "
           f"(intercept {my - slope * mx:.0f}) -> sm.code_fetch_bytes_per_cycle = {1 / slope:.1f}")
     # 2. and 3. from the simulated micro
-    out = subprocess.run([asim, "micro", "launch", "--compare", DATA, "--jobs", "2"] + extra,
+    out = subprocess.run([asim, "micro", "launch", "--compare", data, "--jobs", "2"] + extra,
                          capture_output=True, text=True, check=True).stdout
     sim = {}
     for r in csv.DictReader(ln for ln in out.splitlines() if not ln.startswith("#")):
