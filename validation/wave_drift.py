@@ -19,6 +19,9 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            fall behind as the waves drift?)
   per CTA  median SM cycles (and count) of the CTAs that ran alone on their SM and of those
            that shared it with another CTA for part of their run (all waves)
+  wave 1   the s.d. across SMs of each SM's mean CTA cycles in the first wave (all CTAs start
+           together, cold): the CTA-to-CTA variation the later waves start from (a model
+           without noise varies little; tensor.cta_jitter adds some)
   pairs    (two CTAs an SM only) per wave, the median pid gap between the two CTAs an SM takes
            (its CTAs in start order, 2w and 2w + 1), the first 12 waves; and over the launch the
            share of overlapping CTAs on one SM that work on the same row of C tiles (same
@@ -119,6 +122,19 @@ def pair_line(runs, tiles_n):
             f"; same A tile {share} of co-resident time")
 
 
+def first_wave_line(ctas, per_wave):
+    """ctas: (order, sm, start, cycles). The 'wave 1' line: s.d. across SMs of the SMs' mean
+    CTA cycles over the first per_wave CTAs in order, in per cent of their mean."""
+    on_sm = {}
+    for _, sm, _, cycles in sorted(ctas)[:per_wave]:
+        on_sm.setdefault(sm, []).append(cycles)
+    means = [statistics.mean(v) for v in on_sm.values()]
+    mean = statistics.mean(means)
+    sd = statistics.pstdev(means)
+    return (f"per-SM mean CTA cycles s.d. {100.0 * sd / mean:.1f} % of {mean:.0f} "
+            f"over {len(means)} SMs")
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -157,7 +173,7 @@ def halves_by_wave(ctas, per_wave, gpcs, half_b):
     return out
 
 
-def print_launch(label, summary, by_wave=(), sharing=None, pairs=None):
+def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=None):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -169,6 +185,8 @@ def print_launch(label, summary, by_wave=(), sharing=None, pairs=None):
         print("  by wave:   " + " ".join(f"{x:+.1f}" for x in by_wave))
     if sharing is not None:
         print("  per CTA:   " + sharing_line(*sharing))
+    if first is not None:
+        print("  wave 1:    " + first)
     if pairs is not None:
         print("  pairs:     " + pairs)
 
@@ -233,7 +251,8 @@ def main():
                          halves_by_wave(ctas, per_wave, gpcs, half_b),
                          by_sharing(record_spans(rs)),
                          pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
-                                     float(r["end_ns"])) for r in rs], tiles_n) if two else None)
+                                     float(r["end_ns"])) for r in rs], tiles_n) if two else None,
+                         first_wave_line(ctas, per_wave))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
@@ -243,7 +262,7 @@ def main():
                          summarize(ctas, per_wave, gpcs, half_b),
                          halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans),
                          pair_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas], tiles_n)
-                         if two else None)
+                         if two else None, first_wave_line(ctas, per_wave))
 
 
 if __name__ == "__main__":

@@ -88,3 +88,22 @@ def test_h100_record_pairs_come_to_share_a_tiles():
     assert gaps[0] == 132 and max(gaps[3:]) < 40
     share = float(line.split("same A tile ")[1].split(" %")[0])
     assert 45.0 < share < 60.0
+
+
+def test_first_wave_line_sd_across_sms():
+    # (order, sm, start, cycles): wave of 4 CTAs over SMs 0 and 1 (means 100 and 300: s.d. 100,
+    # 50 % of 200); the fifth CTA is the next wave's and left out.
+    ctas = [(0, 0, 0.0, 90), (1, 1, 0.0, 250), (2, 0, 0.0, 110), (3, 1, 0.0, 350),
+            (4, 0, 5.0, 1000)]
+    assert wave_drift.first_wave_line(ctas, 4) == (
+        "per-SM mean CTA cycles s.d. 50.0 % of 200 over 2 SMs")
+
+
+def test_h100_record_first_wave_varies_by_a_few_per_cent():
+    # The chip's first w4 wave of 8192x8192x4096: 2-5 % across SMs (the model: under 1 %).
+    path = os.path.join(ROOT, "validation", "data", "h100", "micro_gemm_cta_map_8k.csv")
+    _, rows = wave_drift.read_file(path)
+    rs = [r for r in rows if r["K"] == "4096" and r["variant"] == "128x128x64_s3_w4" and r["rep"] == "0"]
+    line = wave_drift.first_wave_line(wave_drift.record_ctas(rs), 264)
+    sd = float(line.split("s.d. ")[1].split(" %")[0])
+    assert 2.0 < sd < 6.0 and line.endswith("over 132 SMs")
