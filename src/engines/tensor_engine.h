@@ -9,21 +9,19 @@
 #include <cstdint>
 
 #include "config/gpu_config.h"
+#include "mem/mem_bits.h"
 #include "program/ir.h"
 #include "util/time.h"
 
 namespace asyncsim {
 
 // tensor.cta_jitter's factor on CTA `cta`'s wgmma service: 1 + jitter * u, u uniform in
-// [-1, 1) by a hash of the CTA id (splitmix64's finaliser), the same in every run; 1 at 0.
+// [-1, 1) by a hash of the CTA id (mix64, as the TMA engine's), the same in every run; 1 at 0.
 inline double cta_tensor_factor(double jitter, int64_t cta) {
   if (jitter <= 0) {
     return 1.0;
   }
-  uint64_t x = static_cast<uint64_t>(cta) * 0x9e3779b97f4a7c15ULL + 0x5851f42d4c957f2dULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  x ^= x >> 31;
+  const uint64_t x = mix64(static_cast<uint64_t>(cta) * 0x9e3779b97f4a7c15ULL);
   return 1.0 + jitter * (static_cast<double>(x >> 11) * 0x1.0p-52 - 1.0);
 }
 

@@ -67,8 +67,8 @@
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
 #   l2hot:  OUT/micro_l2_hot.csv, OUT/ncu_l2/l2_hot_raw.csv (+ l2_hot_provenance.txt) -> validation/data/<chip>/,
 #           then `python3 validation/l2_hot_ncu.py --data validation/data/<chip>` (what the coalescer merged per point)
-#   launch: OUT/micro_launch.csv -> validation/data/<chip>/, then `asyncsim micro launch --gpu <chip>
-#           --compare FILE` (the H200's sm.kernel_launch_cycles was fitted on its own)
+#   launch: OUT/micro_launch.csv -> validation/data/<chip>/, then `python3 validation/fit/fit_launch.py
+#           build/asyncsim --gpu <chip>` (that chip's sm.kernel_launch_cycles, as the H200's was fitted)
 #   loadedncu: OUT/ncu_l2/loaded_{hitstream,dram}_{raw,points}.csv (+ loaded_ncu_provenance.txt): per launch,
 #           fabric sectors against the SMs' sectors and the busiest / idlest slice's requests
 #   depth:  OUT/micro_tma_bw_depth.csv -> validation/data/h200/, then
