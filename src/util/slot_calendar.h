@@ -103,11 +103,16 @@ class alignas(64) SlotCalendar {
         free = w > last_word() ? ~uint64_t{0} : ~word(w);
         continue;
       }
-      // The lowest `need` free slots of this word, taken at once.
+      // The lowest `need` free slots of this word, taken at once, a run of free slots at a time.
       uint64_t mask = 0;
-      for (; need > 0 && free != 0; --need) {
-        mask |= free & (~free + 1);
-        free &= free - 1;
+      while (need > 0 && free != 0) {
+        const int lo = std::countr_zero(free);
+        const int len = std::countr_zero(~(free >> lo));  // 64 when every slot is free
+        const int n = std::min(len, need);
+        const uint64_t run = (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << lo;
+        mask |= run;
+        free &= ~run;
+        need -= n;
       }
       take(w, mask, w > last_word());
       last = w * 64 + (63 - std::countl_zero(mask));
