@@ -26,6 +26,11 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            (its CTAs in start order, 2w and 2w + 1), the first 12 waves; and over the launch the
            share of overlapping CTAs on one SM that work on the same row of C tiles (same
            pid // tiles per row, so they load the same A tile), weighted by their overlap
+  rows     per wave (CTAs in launch order, the first 6 waves), the share of pairs of its CTAs
+           in one row of C tiles (they load the same A tile) that run on SMs of one GPC (where
+           the GPC's request coalescer can merge their reads); and the mean length of the runs
+           of consecutive CTAs that go to one GPC, waves 2 on (1.14 if the eight GPCs took
+           turns at random): slots that free GPC by GPC hand a GPC CTAs in a row
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -135,6 +140,27 @@ def first_wave_line(ctas, per_wave):
             f"over {len(means)} SMs")
 
 
+def gpc_row_line(ctas, per_wave, gpcs, tiles_n, waves=6):
+    """ctas: (order, sm, start, cycles). The 'rows' line (see the docstring)."""
+    ctas = sorted(ctas)
+    shares = []
+    for w in range(0, min(len(ctas) // per_wave, waves)):
+        rows = {}
+        for order, sm, _, _ in ctas[w * per_wave:(w + 1) * per_wave]:
+            rows.setdefault(order // tiles_n, []).append(gpc_name(gpcs, sm))
+        pairs = same = 0
+        for g in rows.values():
+            for i, a in enumerate(g):
+                pairs += len(g) - i - 1
+                same += sum(1 for b in g[i + 1:] if b == a)
+        shares.append(same / pairs if pairs else 0.0)
+    later = [gpc_name(gpcs, sm) for _, sm, _, _ in ctas[per_wave:]]
+    runs = 1 + sum(1 for a, b in zip(later, later[1:]) if a != b) if later else 0
+    mean_run = len(later) / runs if runs else 0.0
+    return ("same GPC within a row by wave " + " ".join(f"{x:.2f}" for x in shares) +
+            f"; runs of one GPC {mean_run:.2f} CTAs")
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -173,7 +199,7 @@ def halves_by_wave(ctas, per_wave, gpcs, half_b):
     return out
 
 
-def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=None):
+def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=None, rows=None):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -189,6 +215,8 @@ def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=Non
         print("  wave 1:    " + first)
     if pairs is not None:
         print("  pairs:     " + pairs)
+    if rows is not None:
+        print("  rows:      " + rows)
 
 
 def simulate(binary, gpu, shape, mhz, sets):
@@ -252,7 +280,8 @@ def main():
                          by_sharing(record_spans(rs)),
                          pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
                                      float(r["end_ns"])) for r in rs], tiles_n) if two else None,
-                         first_wave_line(ctas, per_wave))
+                         first_wave_line(ctas, per_wave),
+                         gpc_row_line(ctas, per_wave, gpcs, tiles_n))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
@@ -262,7 +291,8 @@ def main():
                          summarize(ctas, per_wave, gpcs, half_b),
                          halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans),
                          pair_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas], tiles_n)
-                         if two else None, first_wave_line(ctas, per_wave))
+                         if two else None, first_wave_line(ctas, per_wave),
+                         gpc_row_line(ctas, per_wave, gpcs, tiles_n))
 
 
 if __name__ == "__main__":

@@ -114,3 +114,27 @@ def test_first_waves_vary_by_chip():
         return float(line.split("s.d. ")[1].split(" %")[0])
     assert 2.0 < sd("h100", 4096) < 6.0
     assert sd("h200", 4096) < 1.0 and sd("h200", 8192) < 1.0
+
+
+def test_rows_line_same_gpc_pairs_and_runs():
+    # TPC 0 is GPC 0 (SMs 0, 1), TPC 1 GPC 1 (SMs 2, 3); waves of 4 CTAs, rows of 2 tiles.
+    # Wave 0: row 0 on GPCs 0, 0 (one pair, same), row 1 on 1, 0 (not): 0.50. Wave 1: row 2 on
+    # 1, 1, row 3 on 0, 1: 0.50. Waves 2 on go to GPCs 1, 1, 0, 1: three runs of 4 CTAs.
+    gpcs = [0, 1]
+    sms = [0, 1, 2, 0, 2, 3, 0, 2]
+    ctas = [(i, sm, 0.0, 100) for i, sm in enumerate(sms)]
+    assert wave_drift.gpc_row_line(ctas, 4, gpcs, 2) == (
+        "same GPC within a row by wave 0.50 0.50; runs of one GPC 1.33 CTAs")
+
+
+def test_chips_hand_a_gpc_ctas_in_a_row_in_w4_launches():
+    # Both chips' 8192x8192x4096 w4 launches: after the first wave, consecutive CTAs go to one
+    # GPC more often than eight GPCs taking turns would give (1.14), and a row's CTAs share a
+    # GPC more often as the waves go on (the model: 0.11-0.14 from wave 2, runs 1.18-1.24).
+    for chip in ("h100", "h200"):
+        gpcs = wave_drift.tpc_gpcs(chip)
+        line = wave_drift.gpc_row_line(wave_drift.record_ctas(w4_rows(chip, 4096)), 264, gpcs, 64)
+        shares = [float(x) for x in line.split(";")[0].split()[7:]]
+        runs = float(line.split("runs of one GPC ")[1].split()[0])
+        assert len(shares) == 6 and abs(shares[0] - 0.21) < 0.01
+        assert max(shares[4:]) > 0.2 and runs > 1.3
