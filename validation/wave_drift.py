@@ -29,7 +29,7 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
   rows     per wave (CTAs in launch order, the first 6 waves), the share of pairs of its CTAs
            in one row of C tiles (they load the same A tile) that run on SMs of one GPC (where
            the GPC's request coalescer can merge their reads); and the mean length of the runs
-           of consecutive CTAs that go to one GPC, waves 2 on (1.14 if the eight GPCs took
+           of consecutive CTAs that go to one GPC, waves 2 on (about 1.14 if the eight GPCs took
            turns at random): slots that free GPC by GPC hand a GPC CTAs in a row
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
@@ -37,6 +37,7 @@ table (spread from its start cycles), with its cycles and DRAM read bytes.
 """
 import argparse
 import csv
+from collections import Counter
 import json
 import os
 import statistics
@@ -148,11 +149,8 @@ def gpc_row_line(ctas, per_wave, gpcs, tiles_n, waves=6):
         rows = {}
         for order, sm, _, _ in ctas[w * per_wave:(w + 1) * per_wave]:
             rows.setdefault(order // tiles_n, []).append(gpc_name(gpcs, sm))
-        pairs = same = 0
-        for g in rows.values():
-            for i, a in enumerate(g):
-                pairs += len(g) - i - 1
-                same += sum(1 for b in g[i + 1:] if b == a)
+        pairs = sum(len(g) * (len(g) - 1) // 2 for g in rows.values())
+        same = sum(c * (c - 1) // 2 for g in rows.values() for c in Counter(g).values())
         shares.append(same / pairs if pairs else 0.0)
     later = [gpc_name(gpcs, sm) for _, sm, _, _ in ctas[per_wave:]]
     runs = 1 + sum(1 for a, b in zip(later, later[1:]) if a != b) if later else 0
