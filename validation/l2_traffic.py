@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Simulated L2 read traffic of the GEMM launches in validation/data/h200/ncu_l2 against the
-H200's tex-sourced L2 read sectors (lts__t_sectors_srcunit_tex_op_read), plus cycles against
-validation/data/h200/gemm.csv where the shape is there.
+"""Simulated L2 read traffic of the GEMM launches in validation/data/GPU/ncu_l2 against the
+chip's tex-sourced L2 read sectors (lts__t_sectors_srcunit_tex_op_read), plus cycles against
+validation/data/GPU/gemm.csv where the shape is there.
 
-  python3 validation/l2_traffic.py BUILD/asyncsim [--set KEY=VALUE ...]
+  python3 validation/l2_traffic.py BUILD/asyncsim [--gpu h200|h100] [--set KEY=VALUE ...]
 
 Prints one line per GEMM launch (measured and simulated read bytes as a share of the bytes the
 SMs requested, and the error) and the MAPE of the simulated L2 read bytes. Standard library only.
@@ -16,7 +16,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(ROOT, "validation", "data", "h200")
 
 
 def main():
@@ -24,12 +23,19 @@ def main():
         sys.exit(__doc__)
     binary = sys.argv[1]
     sets = []
+    gpu = "h200"
     args = sys.argv[2:]
     while args:
-        if args[0] != "--set" or len(args) < 2:
+        if args[0] not in ("--set", "--gpu") or len(args) < 2:
             sys.exit(f"l2_traffic.py: unexpected argument {args[0]!r}")
-        sets += ["--set", args[1]]
+        if args[0] == "--gpu":
+            gpu = args[1]
+        else:
+            sets += ["--set", args[1]]
         args = args[2:]
+    DATA = os.path.join(ROOT, "validation", "data", gpu)
+    if not os.path.exists(os.path.join(DATA, "ncu_l2", "l2_cases.json")):
+        sys.exit(f"l2_traffic.py: no {DATA}/ncu_l2/l2_cases.json")
     rows = list(csv.reader(open(os.path.join(DATA, "ncu_l2", "l2_raw.csv"))))
     head = rows[0]
     cases = json.load(open(os.path.join(DATA, "ncu_l2", "l2_cases.json")))
@@ -48,7 +54,7 @@ def main():
         w8 = c["variant"].endswith("w8")
         m = meas.get((c["variant"], c["M"], c["N"], c["K"]))
         clk = float(m["sm_clock_mhz"]) if m else metric(r, "sm__cycles_elapsed.avg.per_second") / 1e6
-        cmd = [binary, "gemm", "--m", str(c["M"]), "--n", str(c["N"]), "--k", str(c["K"]),
+        cmd = [binary, "gemm", "--gpu", gpu, "--m", str(c["M"]), "--n", str(c["N"]), "--k", str(c["K"]),
                "--tile", "128x256x64" if w8 else "128x128x64", "--stages", "3",
                "--warps", "8" if w8 else "4", "--sm-clock-mhz", f"{clk}", "--json"] + sets
         j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -65,7 +71,7 @@ def main():
         if c["M"] * c["N"] > 256 * 256:  # 1-4 CTAs: DRAM fills dominate the L2 traffic
             errs.append(abs(err))
         print(f"{c['variant'][-2:]} {c['M']}x{c['N']}x{c['K']:<6} cycles {cyc} %  L2 read/requested: "
-              f"H200 {tex / req:.3f} sim {j['l2_read_bytes'] / req:.3f} ({err:+6.1f} %)")
+              f"{gpu.upper()} {tex / req:.3f} sim {j['l2_read_bytes'] / req:.3f} ({err:+6.1f} %)")
     print(f"L2 read bytes MAPE over {len(errs)} launches (more than 4 CTAs): {sum(errs) / len(errs):.1f} %")
 
 
