@@ -31,6 +31,15 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            the GPC's request coalescer can merge their reads); and the mean length of the runs
            of consecutive CTAs that go to one GPC, waves 2 on (about 1.14 if the eight GPCs took
            turns at random): slots that free GPC by GPC hand a GPC CTAs in a row
+  turnover how a freed slot is refilled and where the slots free: each CTA after an SM's first
+           `slots` takes the slot of the SM's resident CTA that ended first; the time from that
+           end to its start (median, 5th-95th percentile, ns), the share of consecutive CTAs
+           (launch order, waves 2 on) whose slots freed in the opposite order (the block
+           scheduler serves freed slots first come, first served if near 0), and the share of
+           consecutive CTA ends (in time, the first and last waves' worth left out) on SMs of one
+           GPC (about 0.13 if ends fell on the GPCs at random; higher: a GPC's CTAs end together);
+           and of the CTAs from wave 2 on that started within 64 ns of each other on two SMs,
+           how far apart they end (median, us) when on one GPC and when on two
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -38,6 +47,7 @@ table (spread from its start cycles), with its cycles and DRAM read bytes.
 import argparse
 import csv
 from collections import Counter
+import heapq
 import json
 import os
 import statistics
@@ -159,6 +169,45 @@ def gpc_row_line(ctas, per_wave, gpcs, tiles_n, waves=6):
             f"; runs of one GPC {mean_run:.2f} CTAs")
 
 
+def turnover_line(runs, slots, per_wave, gpcs, to_ns=1.0):
+    """runs: (pid, sm, start, end), times in one base (to_ns: ns per unit). The 'turnover' line
+    (see the docstring)."""
+    on_sm = {}
+    for pid, sm, start, end in runs:
+        on_sm.setdefault(sm, []).append((start, end, pid))
+    freed = []  # (pid, the end that freed its slot, start)
+    for cs in on_sm.values():
+        cs.sort()
+        resident = [end for _, end, _ in cs[:slots]]
+        heapq.heapify(resident)
+        for start, end, pid in cs[slots:]:
+            freed.append((pid, heapq.heappop(resident), start))
+            heapq.heappush(resident, end)
+    if len(freed) < 2:
+        return "n/a (no CTA after an SM's first)"
+    delays = sorted((start - end) * to_ns for _, end, start in freed)
+    q = statistics.quantiles(delays, n=20, method="inclusive")
+    freed.sort()
+    swapped = sum(1 for a, b in zip(freed, freed[1:]) if b[1] < a[1]) / (len(freed) - 1)
+    ends = sorted((end, gpc_name(gpcs, sm)) for _, sm, _, end in runs)[per_wave:-per_wave]
+    same = (sum(1 for a, b in zip(ends, ends[1:]) if a[1] == b[1]) / (len(ends) - 1)
+            if len(ends) > 1 else 0.0)
+    later = sorted((start * to_ns, end * to_ns, sm) for pid, sm, start, end in runs
+                   if pid >= per_wave)
+    apart = {True: [], False: []}
+    for i, (s0, e0, sm0) in enumerate(later):
+        for s1, e1, sm1 in later[i + 1:]:
+            if s1 - s0 > 64.0:
+                break
+            if sm1 != sm0:
+                apart[gpc_name(gpcs, sm0) == gpc_name(gpcs, sm1)].append(abs(e1 - e0) / 1000.0)
+    ends_apart = " / ".join(f"{statistics.median(v):.2f}" if v else "n/a"
+                            for v in (apart[True], apart[False]))
+    return (f"slot freed to next start {statistics.median(delays):.0f} ns ({q[0]:.0f}-{q[-1]:.0f}); "
+            f"freed out of order {swapped:.2f}; consecutive ends on one GPC {same:.2f}; "
+            f"co-started CTAs end apart, one / two GPCs, {ends_apart} us")
+
+
 def gpc_name(gpcs, sm):
     tpc = sm // 2
     return "side" if tpc >= 62 else str(gpcs[tpc])
@@ -197,7 +246,8 @@ def halves_by_wave(ctas, per_wave, gpcs, half_b):
     return out
 
 
-def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=None, rows=None):
+def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=None, rows=None,
+                 turnover=None):
     spreads, means, a, b = summary
     order = sorted(means, key=lambda g: (g == "side", g))
     print(f"{label}")
@@ -215,6 +265,8 @@ def print_launch(label, summary, by_wave=(), sharing=None, pairs=None, first=Non
         print("  pairs:     " + pairs)
     if rows is not None:
         print("  rows:      " + rows)
+    if turnover is not None:
+        print("  turnover:  " + turnover)
 
 
 def simulate(binary, gpu, shape, mhz, sets):
@@ -279,7 +331,10 @@ def main():
                          pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
                                      float(r["end_ns"])) for r in rs], tiles_n) if two else None,
                          first_wave_line(ctas, per_wave),
-                         gpc_row_line(ctas, per_wave, gpcs, tiles_n))
+                         gpc_row_line(ctas, per_wave, gpcs, tiles_n),
+                         turnover_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
+                                         float(r["end_ns"])) for r in rs],
+                                       slots_of(shape[3]), per_wave, gpcs))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
@@ -290,7 +345,9 @@ def main():
                          halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans),
                          pair_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas], tiles_n)
                          if two else None, first_wave_line(ctas, per_wave),
-                         gpc_row_line(ctas, per_wave, gpcs, tiles_n))
+                         gpc_row_line(ctas, per_wave, gpcs, tiles_n),
+                         turnover_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas],
+                                       slots_of(shape[3]), per_wave, gpcs, 1000.0))
 
 
 if __name__ == "__main__":

@@ -138,3 +138,35 @@ def test_chips_hand_a_gpc_ctas_in_a_row_in_w4_launches():
         runs = float(line.split("runs of one GPC ")[1].split()[0])
         assert len(shares) == 6 and abs(shares[0] - 0.21) < 0.01
         assert max(shares[4:]) > 0.2 and runs > 1.3
+
+
+def test_turnover_line_delays_order_and_gpc_ends():
+    # SMs 0 (GPC 0) and 2 (GPC 1), one slot each. (pid, sm, start, end): pid 2 takes SM 0's
+    # slot freed at 10 (1 later), pid 3 SM 2's freed at 8 (4 later): freed out of order once in
+    # three consecutive pairs. Ends in time less one wave either side: 10 G0, 20 G0, 22 G1,
+    # 30 G0: one of three consecutive pairs on one GPC. Pids 1-5 (wave 2 on) all start within
+    # 64 ns; the pairs on two SMs are all on two GPCs: ends 12, 22, 2, 11, 8, 1 ns apart, median
+    # 9.5 ns (0.01 us), and none on one GPC.
+    runs = [(0, 0, 0, 10), (1, 2, 0, 8), (2, 0, 11, 20), (3, 2, 12, 22), (4, 0, 21, 30),
+            (5, 2, 23, 31)]
+    assert wave_drift.turnover_line(runs, 1, 1, [0, 1]) == (
+        "slot freed to next start 1 ns (1-4); freed out of order 0.33; "
+        "consecutive ends on one GPC 0.33; co-started CTAs end apart, one / two GPCs, "
+        "n/a / 0.01 us")
+
+
+def test_chips_refill_slots_in_order_and_end_ctas_by_gpc():
+    # Both chips' 8192x8192x4096 w4 launches: a freed slot takes the next CTA ~0.2 us later and
+    # first come, first served, but a GPC's CTAs end together: consecutive ends fall on one GPC
+    # in 0.26-0.28 of pairs (the model, which refills alike: 0.16 H100, 0.22 H200).
+    for chip in ("h100", "h200"):
+        rs = w4_rows(chip, 4096)
+        line = wave_drift.turnover_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
+                                          float(r["end_ns"])) for r in rs], 2, 264,
+                                        wave_drift.tpc_gpcs(chip))
+        delay = float(line.split("next start ")[1].split()[0])
+        swapped = float(line.split("out of order ")[1].split(";")[0])
+        ends = float(line.split("one GPC ")[1].split(";")[0])
+        one, two = (float(x) for x in line.split("GPCs, ")[1].split()[0:3:2])
+        assert 190.0 <= delay <= 260.0 and swapped < 0.1 and ends > 0.25
+        assert two > 1.4 * one  # co-started CTAs end closer together on one GPC
