@@ -54,7 +54,8 @@ def main():
         w8 = c["variant"].endswith("w8")
         m = meas.get((c["variant"], c["M"], c["N"], c["K"]))
         clk = float(m["sm_clock_mhz"]) if m else metric(r, "sm__cycles_elapsed.avg.per_second") / 1e6
-        cmd = [binary, "gemm", "--gpu", gpu, "--m", str(c["M"]), "--n", str(c["N"]), "--k", str(c["K"]),
+        cmd = [binary, "gemm", "--gpu", gpu, "--m", str(c["M"]), "--n", str(c["N"]),
+               "--k", str(c["K"]),
                "--tile", "128x256x64" if w8 else "128x128x64", "--stages", "3",
                "--warps", "8" if w8 else "4", "--sm-clock-mhz", f"{clk}", "--json"] + sets
         j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)

@@ -37,9 +37,10 @@ SM cycles (%clock64). For every launch (shape, variant, rep) it prints:
            (launch order, waves 2 on) whose slots freed in the opposite order (the block
            scheduler serves freed slots first come, first served if near 0), and the share of
            consecutive CTA ends (in time, the first and last waves' worth left out) on SMs of one
-           GPC (about 0.13 if ends fell on the GPCs at random; higher: a GPC's CTAs end together);
-           and of the CTAs from wave 2 on that started within 64 ns of each other on two SMs,
-           how far apart they end (median, us) when on one GPC and when on two
+           GPC (about 0.12 if ends fell on the GPCs at random, by their SM counts; higher: a
+           GPC's CTAs end together); and of the CTAs from wave 2 on that started within 64 ns of
+           each other on two SMs, how far apart they end (median, us) when on one GPC and when
+           on two
 With --sim, the model's CTA log for each shape (`asyncsim gemm --cta-log`, at the launches' mean SM
 clock from the end_clk / end_ns columns, or --sim-mhz; --set passes config overrides) in the same
 table (spread from its start cycles), with its cycles and DRAM read bytes.
@@ -203,7 +204,8 @@ def turnover_line(runs, slots, per_wave, gpcs, to_ns=1.0):
                 apart[gpc_name(gpcs, sm0) == gpc_name(gpcs, sm1)].append(abs(e1 - e0) / 1000.0)
     ends_apart = " / ".join(f"{statistics.median(v):.2f}" if v else "n/a"
                             for v in (apart[True], apart[False]))
-    return (f"slot freed to next start {statistics.median(delays):.0f} ns ({q[0]:.0f}-{q[-1]:.0f}); "
+    return (f"slot freed to next start {statistics.median(delays):.0f} ns "
+            f"({q[0]:.0f}-{q[-1]:.0f}); "
             f"freed out of order {swapped:.2f}; consecutive ends on one GPC {same:.2f}; "
             f"co-started CTAs end apart, one / two GPCs, {ends_apart} us")
 
