@@ -33,14 +33,14 @@ def main():
         else:
             sets += ["--set", args[1]]
         args = args[2:]
-    DATA = os.path.join(ROOT, "validation", "data", gpu)
-    if not os.path.exists(os.path.join(DATA, "ncu_l2", "l2_cases.json")):
-        sys.exit(f"l2_traffic.py: no {DATA}/ncu_l2/l2_cases.json")
-    rows = list(csv.reader(open(os.path.join(DATA, "ncu_l2", "l2_raw.csv"))))
+    data = os.path.join(ROOT, "validation", "data", gpu)
+    if not os.path.exists(os.path.join(data, "ncu_l2", "l2_cases.json")):
+        sys.exit(f"l2_traffic.py: no {data}/ncu_l2/l2_cases.json")
+    rows = list(csv.reader(open(os.path.join(data, "ncu_l2", "l2_raw.csv"))))
     head = rows[0]
-    cases = json.load(open(os.path.join(DATA, "ncu_l2", "l2_cases.json")))
+    cases = json.load(open(os.path.join(data, "ncu_l2", "l2_cases.json")))
     meas = {}
-    with open(os.path.join(DATA, "gemm.csv")) as f:
+    with open(os.path.join(data, "gemm.csv")) as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
             meas[(r["variant"], int(r["M"]), int(r["N"]), int(r["K"]))] = r
 

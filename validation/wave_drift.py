@@ -318,38 +318,37 @@ def main():
         key = (r["M"], r["N"], r["K"], r["variant"])
         launches.setdefault(key, {}).setdefault(r["rep"], []).append(r)
     for shape, reps in launches.items():
-        per_wave = 132 * slots_of(shape[3])
+        slots = slots_of(shape[3])
+        per_wave = 132 * slots
         tiles_n = -(-int(shape[1]) // int(shape[3].split("x")[1]))
-        two = slots_of(shape[3]) == 2
         mhz_all = []
         for rep, rs in reps.items():
             ctas = record_ctas(rs)
+            runs = [(int(r["pid"]), int(r["smid"]), float(r["start_ns"]), float(r["end_ns"]))
+                    for r in rs]
             ns = sum(float(r["end_ns"]) - float(r["start_ns"]) for r in rs)
             mhz_all.append(sum(c[3] for c in ctas) / ns * 1000.0 if ns > 0 else 0.0)
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} rep {rep} ({chip})",
                          summarize(ctas, per_wave, gpcs, half_b),
                          halves_by_wave(ctas, per_wave, gpcs, half_b),
                          by_sharing(record_spans(rs)),
-                         pair_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
-                                     float(r["end_ns"])) for r in rs], tiles_n) if two else None,
+                         pair_line(runs, tiles_n) if slots == 2 else None,
                          first_wave_line(ctas, per_wave),
                          gpc_row_line(ctas, per_wave, gpcs, tiles_n),
-                         turnover_line([(int(r["pid"]), int(r["smid"]), float(r["start_ns"]),
-                                         float(r["end_ns"])) for r in rs],
-                                       slots_of(shape[3]), per_wave, gpcs))
+                         turnover_line(runs, slots, per_wave, gpcs))
         if args.sim:
             mhz = args.sim_mhz or statistics.mean(mhz_all)
             ctas, spans, res = simulate(args.sim, gpu, shape, mhz, args.set)
+            runs = [(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas]  # us
             print_launch(f"{'x'.join(shape[:3])} {shape[3]} asyncsim at {mhz:.0f} MHz"
                          f"{' ' + ' '.join(args.set) if args.set else ''}: {res['cycles']} cycles, "
                          f"DRAM read {res['dram_read_bytes'] / 1e9:.2f} GB",
                          summarize(ctas, per_wave, gpcs, half_b),
                          halves_by_wave(ctas, per_wave, gpcs, half_b), by_sharing(spans),
-                         pair_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas], tiles_n)
-                         if two else None, first_wave_line(ctas, per_wave),
+                         pair_line(runs, tiles_n) if slots == 2 else None,
+                         first_wave_line(ctas, per_wave),
                          gpc_row_line(ctas, per_wave, gpcs, tiles_n),
-                         turnover_line([(c[0], c[1], c[2], c[2] + c[3] / mhz) for c in ctas],
-                                       slots_of(shape[3]), per_wave, gpcs, 1000.0))
+                         turnover_line(runs, slots, per_wave, gpcs, 1000.0))
 
 
 if __name__ == "__main__":
