@@ -43,6 +43,8 @@ if [ "$set_name" = h100 ]; then
   done
   run tma_bw "$H/micro_tma_bw.csv" --gpu h100 $M "$@"
   run tma_bw "$H/micro_tma_bw_depth.csv" --gpu h100 --max-bytes 0 "$@"
+  run l2_hot "$H/micro_l2_hot.csv" --gpu h100 $M "$@"
+  run launch "$H/micro_launch.csv" --gpu h100 "$@"
   echo "(stream_gbps) $(run loaded_latency "$H/micro_loaded_latency.csv" --gpu h100 --metric stream_gbps --where probe=dram "$@")"
   exit 0
 fi
