@@ -32,6 +32,7 @@
 #   bash validation/hw/next_batch.sh gpcquiet $OUT    # --per-sm --hit-stream, only some SMs stream (GPCs 1-4 / even SMs / GPC 1's even): do quiet GPCs' loads wait? (~3 min)
 #   bash validation/hw/next_batch.sh ring $OUT        # tma_ring.cu: tma_bw's bulk ring timed copy by copy and CTA by CTA (~1 min)
 #   bash validation/hw/next_batch.sh l2hot $OUT       # l2_hot.cu timed, then every point under ncu (another chip's merging; ~3 min)
+#   bash validation/hw/next_batch.sh l2hotrows $OUT   # l2_hot.cu L2HOT_ROWS=1: one thread's ring against the box's rows (~1 min)
 #   bash validation/hw/next_batch.sh launch $OUT      # launch.cu under ncu, cold and warm (ncu_launch.py: sm.kernel_launch_cycles; ~1 min)
 #   bash validation/hw/next_batch.sh l2half $OUT      # l2_half.cu: one partition group's SMs alone read 4/25-24/25 of the L2, timed and under ncu (~3 min)
 #     (L2HALF_MIB=a,b,... other footprints, L2HALF_ONLY=all,C,... fewer reader sets,
@@ -84,7 +85,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-/tmp/asim_micro_build}
-USAGE="usage: next_batch.sh pitch3|l2half|l2hot|launch|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
+USAGE="usage: next_batch.sh pitch3|l2half|l2hot|l2hotrows|launch|pairs|slices|slicebits|ceiling|burst|firstround|place|placencu|tmacold|tmapart|linemap|latsmem|loaded|loadedquiet|hitstream|hitquiet|persm|loadedncu|partncu|halfmap|gpcquiet|depth|ring|membw|dram|tmabw|tmabwdram OUT"
 part=${1:?$USAGE}
 OUT=${2:?$USAGE}
 mkdir -p "$OUT/ncu_l2"
@@ -173,6 +174,12 @@ case "$part" in
     python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "l2_hot.cu (validation/hw/micro.sh's l2_hot line) with L2HOT_NCU=1 under ncu --cache-control none with the l2_hot metrics, --kernel-name l2_hot_kernel: per point its warm-up launch and one measured launch" > "$OUT/ncu_l2/l2_hot_provenance.txt"
     L2HOT_NCU=1 profile "l2_hot ncu" 300 "$OUT/ncu_l2/l2_hot_raw.csv" "$OUT/micro_l2_hot_ncu_points.csv" \
       --kernel-name l2_hot_kernel --metrics "$L2_METRICS" "$BUILD/l2_hot"
+    ;;
+  l2hotrows)
+    # l2_hot.cu with L2HOT_ROWS=1: one thread's ring of 2-32 KB boxes (16-256 rows), merged and not
+    build l2_hot
+    python3 "$HERE/provenance.py" --script validation/hw/next_batch.sh --method "[l2_hot L2HOT_ROWS=1] l2_hot.cu (validation/hw/micro.sh's l2_hot line): 1 CTA per SM, one issuing thread, 8 slots (6 for 256 rows; 16 for two more rows), boxes of 64 fp16 x R rows (R = 16-256) of a 16 MiB L2-resident tensor with 4096-B pitch, every CTA the same tiles (group 0 = all) or its own (1); CUDA events, a warm-up then the median of 5" > "$OUT/micro_l2_hot_rows.csv"
+    L2HOT_ROWS=1 timeout 240 "$BUILD/l2_hot" >> "$OUT/micro_l2_hot_rows.csv" || echo "l2_hot rows failed: $?"
     ;;
   launch)
     build launch

@@ -89,6 +89,19 @@ int main(int argc, char** argv) {
     CK(cudaFree(buf));
     return 0;
   }
+  if (getenv("L2HOT_ROWS") != nullptr) {
+    // L2HOT_ROWS=1 (micro_l2_hot_rows.csv): one issuing thread's ring against the box's size.
+    // Merged (g = all) the L2 does not bind, so a copy's cycles are the thread's loop: the same
+    // for every box if the loop's own instructions set it, growing with the rows if the TMA
+    // unit's walk of the box holds the thread (16 KB boxes: ~288 cycles, 4-8 KB in tma_loop:
+    // 258). Distinct tiles (g = 1) for the L2's side.
+    // (256-row boxes: 6 slots, 192 KB of shared memory.)
+    for (int rows : {16, 32, 64, 128, 256})
+      for (int g : {0, 1}) run(buf, w16, 4096, rows, 1, rows == 256 ? 6 : 8, g, sms, reps, target, ncu);
+    for (int rows : {32, 64}) run(buf, w16, 4096, rows, 1, 16, 0, sms, reps, target, ncu);
+    CK(cudaFree(buf));
+    return 0;
+  }
   // The GEMM tile (P = 4096, 128 rows = 16 KB), 128 KB in flight per SM, shared by g CTAs.
   for (int g : {1, 2, 4, 8, 16, 33, 66, 0}) run(buf, w16, 4096, 128, 1, 8, g, sms, reps, target, ncu);
   // Two CTAs per SM with a GEMM's 3-slot ring each.
