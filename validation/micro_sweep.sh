@@ -7,7 +7,7 @@
 #                                                               # loaded_latency and depth files
 #                                                               # (~7 min)
 #   bash validation/micro_sweep.sh h100 [--set KEY=VALUE ...]   # the H100's files with
-#                                                               # --gpu h100 (~6 min)
+#                                                               # --gpu h100 (~7 min)
 #
 # Extra arguments go to every `asyncsim micro` call. ASYNCSIM (default build/asyncsim) names the
 # binary. The streaming micros run at --max-bytes 512 MiB (l2_pairs at 256 MiB), as the tables

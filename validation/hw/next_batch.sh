@@ -68,6 +68,8 @@
 #           (columns probe,slots,smid,samples,p10,median,p90,stream_us)
 #   l2hot:  OUT/micro_l2_hot.csv, OUT/ncu_l2/l2_hot_raw.csv (+ l2_hot_provenance.txt) -> validation/data/<chip>/,
 #           then `python3 validation/l2_hot_ncu.py --data validation/data/<chip>` (what the coalescer merged per point)
+#   l2hotrows: OUT/micro_l2_hot_rows.csv -> validation/data/<chip>/, then `asyncsim micro l2_hot [--gpu h100]
+#           --compare FILE --max-bytes 536870912` (cycles a copy = box bytes / (GB/s per SM) at the SM clock)
 #   launch: OUT/micro_launch.csv -> validation/data/<chip>/, then `python3 validation/fit/fit_launch.py
 #           build/asyncsim --gpu <chip>` (that chip's sm.kernel_launch_cycles, as the H200's was fitted)
 #   loadedncu: OUT/ncu_l2/loaded_{hitstream,dram}_{raw,points}.csv (+ loaded_ncu_provenance.txt): per launch,
